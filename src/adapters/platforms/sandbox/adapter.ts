@@ -1,0 +1,108 @@
+import { CAPABILITIES, OPERATIONS, type Platform } from '../../../domain/platforms.js';
+import { adapterSet } from '../registry.js';
+import { LegFailure, type AdapterSet, type PlatformAdapter } from '../../../domain/ports.js';
+import { calendar } from './calendar.js';
+import { resolvePlace } from './gazetteer.js';
+import { isSandboxPlatform, placeListing, type SandboxPlatform } from './ids.js';
+import { sandboxOffers } from './offers.js';
+import { sandboxListing, type SandboxListing } from './property.js';
+import { MAX_SANDBOX_REVIEWS, sandboxReview } from './reviews.js';
+import { searchCity } from './search.js';
+import { stayPrice } from './stay-price.js';
+
+/**
+ * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
+ * `sandbox:async` belongs to the async-jobs pipeline and is answered before the adapter is asked.
+ */
+export const SANDBOX_TRIGGERS = { partial: 'sandbox:partial', unavailable: 'sandbox:unavailable', missing: 'sandbox-missing', async: 'sandbox:async' } as const;
+const PARTIAL_CITY = 0;
+
+function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
+  if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
+}
+
+function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform, id: string) => SandboxListing): PlatformAdapter {
+  const operations = new Set(OPERATIONS.filter((op) => CAPABILITIES[op].includes(platform)));
+  const missing = (id: string) => id === SANDBOX_TRIGGERS.missing;
+  return {
+    platform,
+    operations,
+    async search(req) {
+      const { location, platforms } = req.query;
+      failIfUnavailable(platform, location);
+      if (location === SANDBOX_TRIGGERS.partial) {
+        if (platforms[platforms.length - 1] === platform) throw new LegFailure('failed', `${platform} failed (sandbox:partial)`);
+        return searchCity(platform, PARTIAL_CITY, req, listingAt);
+      }
+      const city = resolvePlace(location);
+      if (city === null) return { items: [], hasMore: false, warnings: [] };
+      return searchCity(platform, city, req, listingAt);
+    },
+    async listing(req) {
+      failIfUnavailable(platform, req.listingId);
+      if (missing(req.listingId)) return null;
+      const listing = listingAt(platform, req.listingId);
+      const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
+      return { value: { ...listing.property, price }, warnings: [] };
+    },
+    async price(req) {
+      failIfUnavailable(platform, req.listingId);
+      if (missing(req.listingId)) return null;
+      const listing = listingAt(platform, req.listingId);
+      const quote = stayPrice(platform, listing, req, req.currency);
+      const { nightlyPrice, totalPrice, nights, fees, currency } = quote;
+      return {
+        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
+        warnings: [],
+      };
+    },
+    async availability(req) {
+      failIfUnavailable(platform, req.listingId);
+      if (missing(req.listingId)) return null;
+      return { value: calendar(`${platform}:${req.listingId}`, req.startDate, req.endDate), warnings: [] };
+    },
+    async reviews(req) {
+      failIfUnavailable(platform, req.listingId);
+      if (missing(req.listingId)) return null;
+      const total = Math.min(listingAt(platform, req.listingId).property.reviewCount ?? 0, MAX_SANDBOX_REVIEWS);
+      let all = Array.from({ length: total }, (_, i) => sandboxReview(platform, req.listingId, i));
+      if (req.language) all = all.filter((r) => r.language === req.language);
+      if (req.minRating !== null) all = all.filter((r) => (r.rating ?? -1) >= req.minRating!);
+      if (req.sort !== 'recent') {
+        const dir = req.sort === 'rating_desc' ? -1 : 1;
+        all = all.map((r, i) => ({ r, i })).sort((a, b) => dir * ((a.r.rating ?? 0) - (b.r.rating ?? 0)) || a.i - b.i).map((x) => x.r);
+      }
+      return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: [] };
+    },
+    async priceCompare(req) {
+      const key = req.googleHotelId ?? req.name ?? '';
+      failIfUnavailable(platform, key);
+      if (missing(key)) return null;
+      const googleHotelId = req.googleHotelId ?? `ChkI${Buffer.from(`n:${(req.name ?? '').toLowerCase()}|${(req.location ?? '').toLowerCase()}`).toString('base64url').slice(0, 24)}`;
+      const listing = listingAt('google', googleHotelId);
+      let offers = sandboxOffers(googleHotelId, listing, req, req.currency);
+      const warnings = [];
+      if (key === SANDBOX_TRIGGERS.partial) {
+        offers = offers.slice(1);
+        warnings.push({ code: 'offers_incomplete', message: 'Rates from one OTA could not be fetched (sandbox:partial).', platform });
+      }
+      return { value: { property: req.name ?? listing.property.name, googleHotelId, offers }, warnings };
+    },
+  };
+}
+
+/** The sandbox adapters, one per platform of the capability matrix, sharing one memo of listings. */
+export function createSandboxAdapters(): AdapterSet {
+  const memo = new Map<string, SandboxListing>();
+  const listingAt = (platform: SandboxPlatform, id: string): SandboxListing => {
+    const key = `${platform}\u0000${id}`;
+    let listing = memo.get(key);
+    if (!listing) {
+      listing = sandboxListing(platform, id, placeListing(platform, id));
+      if (memo.size > 50_000) memo.clear();
+      memo.set(key, listing);
+    }
+    return listing;
+  };
+  return adapterSet(CAPABILITIES.search.filter(isSandboxPlatform).map((p) => createAdapter(p, listingAt)));
+}

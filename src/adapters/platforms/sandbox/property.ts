@@ -1,0 +1,112 @@
+import type { Amenity, Property, PropertyType } from '../../../domain/model/property.js';
+import { RATING_SCALE, compositeId } from '../../../domain/platforms.js';
+import { CITIES } from './gazetteer.js';
+import type { Placement, SandboxPlatform } from './ids.js';
+import { rng, type Rng } from './random.js';
+
+/** A sandbox listing plus the hidden figures its prices and calendars derive from. */
+export interface SandboxListing {
+  property: Property;
+  /** Nightly base rate in USD. */
+  baseRate: number;
+  /** Fixed rank for the `recommended` order. */
+  rank: number;
+}
+
+const TYPE_WEIGHTS: Record<SandboxPlatform, PropertyType[]> = {
+  airbnb: ['apartment', 'apartment', 'apartment', 'house', 'house', 'villa', 'cottage', 'other'],
+  booking: ['hotel', 'hotel', 'hotel', 'apartment', 'apartment', 'house', 'other'],
+  vrbo: ['house', 'house', 'villa', 'villa', 'cottage', 'apartment'],
+  google: ['hotel'],
+};
+
+const TYPE_RATE: Record<PropertyType, number> = { hotel: 1, apartment: 0.85, house: 1.4, villa: 2.6, cottage: 1.1, other: 0.7 };
+const BEDROOMS: Record<PropertyType, [number, number]> = { hotel: [1, 1], apartment: [0, 3], house: [2, 5], villa: [3, 7], cottage: [1, 3], other: [1, 2] };
+
+const COMMON: Amenity[] = ['wifi', 'heating', 'smoke_alarm', 'tv', 'air_conditioning', 'elevator', 'wheelchair_accessible'];
+const HOME: Amenity[] = ['kitchen', 'washer', 'dryer', 'workspace', 'balcony', 'free_parking', 'crib', 'pets_allowed', 'fireplace', 'bbq_grill', 'garden', 'ev_charger'];
+const HOTEL: Amenity[] = ['breakfast', 'restaurant', 'bar', 'room_service', 'front_desk_24h', 'gym', 'spa', 'airport_shuttle'];
+const LEISURE: Amenity[] = ['pool', 'hot_tub', 'sea_view', 'beachfront'];
+
+const HOTEL_WORDS = ['Hotel', 'Boutique Hotel', 'Grand Hotel', 'Suites', 'Inn', 'Palace Hotel'];
+const HOTEL_NAMES = ['Aurora', 'Bellavista', 'Central', 'Harbour', 'Lumen', 'Marquês', 'Oriente', 'Riverside', 'Solar', 'Vértice', 'Zenith', 'Atlântico'];
+const HOME_ADJ = ['Sunny', 'Quiet', 'Bright', 'Charming', 'Modern', 'Cosy', 'Spacious', 'Elegant', 'Rustic', 'Airy'];
+const HOSTS = ['Ana', 'Bruno', 'Carla', 'David', 'Elena', 'Farid', 'Greta', 'Hiro', 'Inês', 'Jonas', 'Kemi', 'Luca', 'Maya', 'Nikos', 'Olga', 'Pedro'];
+
+function nameFor(r: Rng, type: PropertyType, hood: string, bedrooms: number): string {
+  if (type === 'hotel') return `${r.pick(HOTEL_NAMES)} ${r.pick(HOTEL_WORDS)} ${hood}`;
+  const size = bedrooms === 0 ? 'studio' : `${bedrooms}-bedroom ${type}`;
+  return `${r.pick(HOME_ADJ)} ${size} in ${hood}`;
+}
+
+function amenitiesFor(r: Rng, type: PropertyType): Amenity[] {
+  const pool = type === 'hotel' ? [...COMMON, ...HOTEL, ...LEISURE] : [...COMMON, ...HOME, ...LEISURE];
+  const chosen = new Set<Amenity>(['wifi', ...r.sample(pool, r.int(5, 12))]);
+  if (type === 'villa' && r.chance(0.7)) chosen.add('pool');
+  return [...chosen].sort();
+}
+
+function urlFor(platform: SandboxPlatform, id: string, country: string, name: string): string {
+  const slug = name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  switch (platform) {
+    case 'airbnb': return `https://www.airbnb.com/rooms/${id}`;
+    case 'booking': return `https://www.booking.com/hotel/${country.toLowerCase()}/${slug}.html`;
+    case 'vrbo': return `https://www.vrbo.com/${id}`;
+    case 'google': return `https://www.google.com/travel/hotels/entity/${id}`;
+  }
+}
+
+function guestRating(r: Rng, platform: SandboxPlatform): number {
+  return RATING_SCALE[platform] === 10 ? r.float(6.8, 9.7, 1) : platform === 'google' ? r.float(3.6, 4.9, 1) : r.float(4.3, 5, 2);
+}
+
+/** The one listing a (platform, id) names: the same on every call. */
+export function sandboxListing(platform: SandboxPlatform, id: string, at: Placement): SandboxListing {
+  const city = CITIES[at.city]!;
+  const r = rng(`${platform}:${city.name}:${at.serial}`);
+  const type = r.pick(TYPE_WEIGHTS[platform]);
+  const [minBed, maxBed] = BEDROOMS[type];
+  const bedrooms = r.int(minBed, maxBed);
+  const hood = r.pick(city.neighbourhoods);
+  const name = nameFor(r, type, hood, bedrooms);
+  const reviewCount = r.chance(0.06) ? 0 : r.int(3, 2400);
+  const imageCount = r.int(5, 12);
+  const isHotel = type === 'hotel';
+  const property: Property = {
+    id: compositeId(platform, id),
+    platform,
+    platformListingId: id,
+    url: urlFor(platform, id, city.country, name),
+    name,
+    propertyType: type,
+    location: {
+      lat: Number((city.lat + r.float(-0.04, 0.04, 5)).toFixed(5)),
+      lng: Number((city.lng + r.float(-0.05, 0.05, 5)).toFixed(5)),
+      city: city.name,
+      region: city.region,
+      country: city.country,
+    },
+    starRating: isHotel ? r.int(2, 5) : null,
+    guestRating: reviewCount === 0 ? null : guestRating(r, platform),
+    ratingScale: RATING_SCALE[platform],
+    reviewCount,
+    maxOccupancy: isHotel ? r.int(2, 4) : Math.max(2, bedrooms * 2 + r.int(0, 2)),
+    bedrooms,
+    bathrooms: isHotel ? 1 : Math.max(1, Math.round(bedrooms * r.float(0.5, 1, 1))),
+    amenities: amenitiesFor(r, type),
+    images: Array.from({ length: imageCount }, (_, i) => `https://images.sandbox.example.com/${platform}/${encodeURIComponent(id)}/${i + 1}.jpg`),
+    host: hostFor(r, platform, name),
+    price: null,
+  };
+  const baseRate = Math.round(city.baseRate * TYPE_RATE[type] * r.float(0.7, 1.5, 2) * (isHotel ? 0.6 + 0.15 * (property.starRating ?? 3) : 1));
+  return { property, baseRate, rank: r.next() };
+}
+
+function hostFor(r: Rng, platform: SandboxPlatform, name: string): Property['host'] {
+  switch (platform) {
+    case 'airbnb': return { name: r.pick(HOSTS), isSuperhost: r.chance(0.35) };
+    case 'vrbo': return { name: r.pick(HOSTS), isSuperhost: null };
+    case 'booking': return { name, isSuperhost: null };
+    case 'google': return null;
+  }
+}

@@ -1,0 +1,48 @@
+import { compareForSort } from '../../../domain/merge.js';
+import type { Property } from '../../../domain/model/property.js';
+import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports.js';
+import type { Warning } from '../../../domain/model/common.js';
+import { listingId, LISTINGS_PER_CITY, type SandboxPlatform } from './ids.js';
+import type { SandboxListing } from './property.js';
+import { stayPrice } from './stay-price.js';
+
+function matches(q: SearchQuery, p: Property): boolean {
+  const guests = q.occupancy.adults + q.occupancy.children;
+  const capacity = (p.maxOccupancy ?? 0) * (p.propertyType === 'hotel' ? q.rooms : 1);
+  if (capacity < guests) return false;
+  if (q.propertyTypes.length && !q.propertyTypes.includes(p.propertyType)) return false;
+  if (q.amenities.length && !q.amenities.every((a) => p.amenities?.includes(a))) return false;
+  if (q.minBedrooms !== null && (p.bedrooms ?? -1) < q.minBedrooms) return false;
+  if (q.minGuestRating !== null && (p.guestRating ?? -1) < q.minGuestRating) return false;
+  const nightly = p.price?.nightlyPrice;
+  if (q.priceMin !== null && (nightly === undefined || nightly < q.priceMin)) return false;
+  if (q.priceMax !== null && (nightly === undefined || nightly > q.priceMax)) return false;
+  return true;
+}
+
+/**
+ * One platform's search over a city's sandbox catalogue: every filter applied, sorted as asked,
+ * sliced at the leg's offset. Airbnb reports that amenity filters run after retrieval, as live does.
+ */
+export function searchCity(
+  platform: SandboxPlatform,
+  city: number,
+  req: SearchLegRequest,
+  listingAt: (platform: SandboxPlatform, id: string) => SandboxListing,
+): SearchLegResult {
+  const q = req.query;
+  const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, occupancy: q.occupancy } : null;
+  const all: { item: Property; rank: number }[] = [];
+  for (let serial = 1; serial <= LISTINGS_PER_CITY[platform]; serial++) {
+    const listing = listingAt(platform, listingId(platform, city, serial));
+    const item = stay ? { ...listing.property, price: stayPrice(platform, listing, stay, q.currency) } : listing.property;
+    if (matches(q, item)) all.push({ item, rank: listing.rank });
+  }
+  const compare = compareForSort(q.sort);
+  const items = compare ? all.map((x) => x.item).sort(compare) : all.sort((a, b) => a.rank - b.rank).map((x) => x.item);
+  const warnings: Warning[] = [];
+  if (platform === 'airbnb' && q.amenities.length) {
+    warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb amenity filters are applied after retrieval, so pages may hold fewer items.', platform });
+  }
+  return { items: items.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < items.length, warnings };
+}

@@ -1,0 +1,55 @@
+import { addDays, daysBetween, toDayNumber } from '../../../domain/dates.js';
+import { roundToMinor } from '../../../domain/currency.js';
+import type { StayPrice } from '../../../domain/model/property.js';
+import type { Stay } from '../../../domain/ports.js';
+import type { SandboxPlatform } from './ids.js';
+import type { SandboxListing } from './property.js';
+
+/** Fixed sandbox exchange rates from USD. Live adapters use the platform's own currency. */
+const USD_RATES: Record<string, number> = {
+  USD: 1, EUR: 0.92, GBP: 0.79, CHF: 0.88, CAD: 1.36, AUD: 1.52, NZD: 1.66, JPY: 151, CNY: 7.2, HKD: 7.8,
+  SGD: 1.34, INR: 83.2, IDR: 15700, THB: 35.6, MXN: 17.1, BRL: 5.0, ZAR: 18.6, SEK: 10.6, NOK: 10.7, DKK: 6.9,
+  PLN: 4.0, CZK: 23.1, HUF: 360, TRY: 32, AED: 3.67, KRW: 1340, ISK: 138, ILS: 3.7,
+};
+
+/** Fee rules per platform: shares of the accommodation subtotal; null where the platform states no such fee. */
+const FEES: Record<SandboxPlatform, { cleaning: number | null; service: number | null; taxes: number | null }> = {
+  airbnb: { cleaning: 0.45, service: 0.142, taxes: 0.08 },
+  vrbo: { cleaning: 0.6, service: 0.09, taxes: 0.07 },
+  booking: { cleaning: null, service: null, taxes: 0.1 },
+  google: { cleaning: null, service: null, taxes: 0.12 },
+};
+
+const MONTH_FACTOR = [0.85, 0.85, 0.95, 1.0, 1.05, 1.2, 1.35, 1.35, 1.1, 1.0, 0.9, 1.1];
+
+function nightRate(base: number, date: string): number {
+  const day = toDayNumber(date)!;
+  const weekday = (day + 4) % 7; // 1970-01-01 was a Thursday; 5 and 6 are Friday and Saturday nights
+  const weekend = weekday === 5 || weekday === 6 ? 1.15 : 1;
+  return base * weekend * MONTH_FACTOR[Number(date.slice(5, 7)) - 1]!;
+}
+
+/** The all-in price of a stay, each part rounded to the currency's minor unit and summed exactly. */
+export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string): StayPrice {
+  const nights = daysBetween(stay.checkIn, stay.checkOut);
+  const guests = stay.occupancy.adults + stay.occupancy.children;
+  const occupancyFactor = 1 + 0.08 * Math.max(0, guests - 2);
+  const rate = USD_RATES[currency] ?? 1;
+  let subtotalUsd = 0;
+  for (let i = 0; i < nights; i++) subtotalUsd += nightRate(listing.baseRate * occupancyFactor, addDays(stay.checkIn, i));
+
+  const money = (usd: number) => roundToMinor(usd * rate, currency);
+  const subtotal = money(subtotalUsd);
+  const rule = FEES[platform];
+  const cleaning = rule.cleaning === null || listing.property.propertyType === 'hotel' ? null : money(listing.baseRate * rule.cleaning);
+  const service = rule.service === null ? null : money(subtotalUsd * rule.service);
+  const taxes = rule.taxes === null ? null : money(subtotalUsd * rule.taxes);
+  const total = [subtotal, cleaning, service, taxes].reduce<number>((sum, part) => sum + (part ?? 0), 0);
+  return {
+    currency,
+    nightlyPrice: roundToMinor(subtotal / nights, currency),
+    totalPrice: roundToMinor(total, currency),
+    nights,
+    fees: { cleaning, service, taxes },
+  };
+}

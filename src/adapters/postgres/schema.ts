@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    passwordHash: text('password_hash'),
+    plan: text('plan').notNull().default('free'),
+    subscriptionStatus: text('subscription_status').notNull().default('active'),
+    creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
+    rateLimitOverride: integer('rate_limit_override'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('credit_balance_not_negative', sql`${t.creditBalance} >= 0`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    /** SHA-256 hex of the whole key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull().unique(),
+    /** First characters of the key, to recognise it in a list or a log. */
+    prefix: text('prefix').notNull(),
+    env: text('env').notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('api_keys_env', sql`${t.env} in ('live', 'sandbox')`), index('api_keys_account_idx').on(t.accountId)],
+);
+
+/** Append-only: every balance change is one row (a trigger refuses UPDATE and DELETE). */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    entryKey: text('entry_key').notNull().unique(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('credit_ledger_account_idx').on(t.accountId)],
+);

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { CREDIT_SCHEDULES } from './domain/pricing.js';
+
+/** The only reader of process.env (conventions rule 17). A bad setting stops start-up, naming it. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  CURSOR_SECRET: z.string().min(16).optional(),
+  CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
+  LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  dataDir: string;
+  embeddedPgPort: number;
+  cursorSecret: string;
+  creditSchedule: (typeof CREDIT_SCHEDULES)[number];
+  legDeadlineMs: number;
+  logLevel: string;
+  production: boolean;
+}
+
+/** A fixed development secret keeps sandbox cursors byte-identical across restarts; production must set its own. */
+const DEV_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    dataDir: e.DATA_DIR,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    cursorSecret: e.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+    creditSchedule: e.CREDIT_SCHEDULE,
+    legDeadlineMs: e.LEG_DEADLINE_MS,
+    logLevel: e.LOG_LEVEL,
+    production,
+  };
+}
+
+/** A Config for tests: every field explicit, no environment read. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), ...overrides };
+}

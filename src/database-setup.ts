@@ -1,0 +1,44 @@
+import path from 'node:path';
+import postgres from 'postgres';
+import type { Config } from './config.js';
+import { runMigrations } from './adapters/postgres/db.js';
+import { startEmbeddedPostgres } from './adapters/postgres/embedded.js';
+
+export interface DatabaseHandle {
+  url: string;
+  embedded: boolean;
+  /** True when this process created the embedded cluster (its first start). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+async function answers(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL in DATA_DIR, started here unless
+ * another process of ours already runs it. Migrations are applied either way.
+ */
+export async function openDatabase(config: Config, log: (line: string) => void): Promise<DatabaseHandle> {
+  if (config.databaseUrl) {
+    await runMigrations(config.databaseUrl);
+    return { url: config.databaseUrl, embedded: false, created: false, stop: async () => {} };
+  }
+  const runningUrl = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/accommodation`;
+  if (await answers(runningUrl)) {
+    await runMigrations(runningUrl);
+    return { url: runningUrl, embedded: true, created: false, stop: async () => {} };
+  }
+  const pg = await startEmbeddedPostgres(path.join(config.dataDir, 'pg'), config.embeddedPgPort, log);
+  await runMigrations(pg.url);
+  return { url: pg.url, embedded: true, created: pg.created, stop: pg.stop };
+}

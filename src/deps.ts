@@ -1,0 +1,72 @@
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import type { AdapterSet, Clock } from './domain/ports.js';
+import type { Cache, IdGenerator, KeyStore, Ledger, RateLimiter } from './domain/service-ports.js';
+import type { KeyEnv } from './domain/plans.js';
+import { createMemoryCache } from './adapters/memory/cache.js';
+import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
+import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
+import { createLiveAdapters } from './adapters/platforms/registry.js';
+import { connect, type Database } from './adapters/postgres/db.js';
+import { createPgKeyStore } from './adapters/postgres/key-store.js';
+import { createPgLedger } from './adapters/postgres/ledger.js';
+import { createAdmin, type Admin } from './adapters/postgres/admin.js';
+import { systemClock } from './adapters/system/clock.js';
+import { createIds } from './adapters/system/ids.js';
+
+/** Everything a request may touch, built once by the composition root (conventions rule 5). */
+export interface Deps {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  ids: IdGenerator;
+  keys: KeyStore;
+  ledger: Ledger;
+  admin: Admin;
+  cache: Cache;
+  limiter: RateLimiter;
+  platforms: Record<KeyEnv, AdapterSet>;
+  /** True when the stores answer (readiness). */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  clock?: Clock;
+  platforms?: Partial<Record<KeyEnv, AdapterSet>>;
+  cache?: Cache;
+  limiter?: RateLimiter;
+  log?: Logger;
+}
+
+/** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
+export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
+  const database: Database = connect(databaseUrl);
+  const clock = overrides.clock ?? systemClock;
+  const ids = createIds();
+  const ledger = createPgLedger(database.db);
+  return {
+    config,
+    log: overrides.log ?? pino({ level: config.logLevel }),
+    clock,
+    ids,
+    keys: createPgKeyStore(database.db),
+    ledger,
+    admin: createAdmin(database.db, ledger, ids),
+    cache: overrides.cache ?? createMemoryCache(clock),
+    limiter: overrides.limiter ?? createMemoryRateLimiter(clock),
+    platforms: {
+      sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
+      live: overrides.platforms?.live ?? createLiveAdapters(),
+    },
+    async ready() {
+      try {
+        await database.sql`select 1`;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => database.close(),
+  };
+}

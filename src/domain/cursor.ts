@@ -1,0 +1,70 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ServiceError } from './errors.js';
+
+/**
+ * Opaque pagination cursors (design.md section 3): base64url of a versioned JSON state holding
+ * per-source positions and a hash of the query, signed so a tampered cursor is refused.
+ */
+export interface CursorState {
+  /** Position per source (platform, or "offset" for single-source lists). */
+  positions: Record<string, number>;
+}
+
+interface Wire {
+  v: 1;
+  q: string;
+  p: Record<string, number>;
+  s: string;
+}
+
+/** A stable hash of the parts of a query that must not change between pages. */
+export function queryHash(boundQuery: unknown): string {
+  return createHash('sha256').update(stableJson(boundQuery)).digest('base64url').slice(0, 16);
+}
+
+/** JSON with object keys sorted, so equal queries hash equally whatever their key order. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+function sign(secret: string, q: string, p: Record<string, number>): string {
+  return createHmac('sha256', secret).update(`1|${q}|${stableJson(p)}`).digest('base64url').slice(0, 22);
+}
+
+export function encodeCursor(secret: string, hash: string, state: CursorState): string {
+  const wire: Wire = { v: 1, q: hash, p: state.positions, s: sign(secret, hash, state.positions) };
+  return Buffer.from(JSON.stringify(wire)).toString('base64url');
+}
+
+/** Decodes a cursor issued for this query; anything else is 400 invalid_cursor. */
+export function decodeCursor(secret: string, hash: string, cursor: string, param = 'cursor'): CursorState {
+  const invalid = (why: string) =>
+    new ServiceError('invalid_cursor', `The cursor is not valid for this query (${why}). Start again without a cursor.`, { param });
+  if (cursor.length > 2048 || !/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw invalid('malformed');
+  let wire: Wire;
+  try {
+    wire = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Wire;
+  } catch {
+    throw invalid('malformed');
+  }
+  if (!wire || wire.v !== 1 || typeof wire.q !== 'string' || typeof wire.s !== 'string' || !isPositions(wire.p)) {
+    throw invalid('malformed');
+  }
+  const expected = Buffer.from(sign(secret, wire.q, wire.p));
+  const given = Buffer.from(wire.s);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('tampered');
+  if (wire.q !== hash) throw invalid('issued for another query');
+  return { positions: wire.p };
+}
+
+function isPositions(p: unknown): p is Record<string, number> {
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return false;
+  return Object.values(p).every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 100_000);
+}

@@ -1,0 +1,94 @@
+/**
+ * The closed set of error codes the service answers with (spec section 7, design.md section 3).
+ * Every face maps a ServiceError through this one table; a code's HTTP status is never decided
+ * anywhere else.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  missing_parameter: 400,
+  mutually_exclusive_params: 400,
+  invalid_listing_url: 400,
+  limit_out_of_range: 400,
+  invalid_cursor: 400,
+  unauthenticated: 401,
+  credit_balance_too_low: 402,
+  permission_denied: 403,
+  not_found: 404,
+  listing_not_found: 404,
+  job_not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  upstream_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** Codes a client may retry unchanged and expect a different outcome. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable']);
+
+export interface ServiceErrorInit {
+  subCode?: string;
+  param?: string;
+  retryAfterSeconds?: number;
+}
+
+/** A failure the client is told about. Anything else that escapes becomes `internal_error`. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly subCode: string | undefined;
+  readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, init: ServiceErrorInit = {}) {
+    super(message);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.subCode = init.subCode;
+    this.param = init.param;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+}
+
+/** The error body of design.md section 3, minus transport headers. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    subCode?: string;
+    message: string;
+    param?: string;
+    requestId: string;
+    retryable: boolean;
+    docUrl: string;
+  };
+}
+
+export function errorBody(err: ServiceError, requestId: string, docsBaseUrl: string): ErrorBody {
+  return {
+    error: {
+      code: err.code,
+      ...(err.subCode ? { subCode: err.subCode } : {}),
+      message: err.message,
+      ...(err.param ? { param: err.param } : {}),
+      requestId,
+      retryable: err.retryable,
+      docUrl: `${docsBaseUrl}/docs#error-${err.code}`,
+    },
+  };
+}
+
+/** The one 401 body: missing, malformed, unknown and revoked keys must be indistinguishable. */
+export function unauthenticated(): ServiceError {
+  return new ServiceError('unauthenticated', 'Missing or invalid API key. Send "Authorization: Bearer <key>".');
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../platforms.js';
+
+export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
+
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date', example: '2027-05-01' });
+
+export const Warning = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    platform: Platform.optional(),
+  })
+  .meta({ id: 'Warning', description: 'Something the client should know about the data: a filter applied after retrieval, a value that could not be extracted, no results.' });
+export type Warning = z.infer<typeof Warning>;
+
+export const LegStatus = z.enum(['ok', 'empty', 'failed', 'blocked', 'timeout']);
+export type LegStatus = z.infer<typeof LegStatus>;
+
+export const PlatformResult = z
+  .object({
+    platform: Platform,
+    status: LegStatus,
+    creditsCharged: z.number().int().min(0),
+    cached: z.boolean(),
+    count: z.number().int().min(0),
+  })
+  .meta({ id: 'PlatformResult' });
+export type PlatformResult = z.infer<typeof PlatformResult>;
+
+export const Pagination = z
+  .object({
+    limit: z.number().int(),
+    cursor: z.string().nullable(),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'Pagination' });
+export type Pagination = z.infer<typeof Pagination>;
+
+export const Meta = z
+  .object({
+    requestId: z.string().regex(/^req_[0-9A-HJKMNP-TV-Z]{26}$/),
+    platforms: z.array(Platform),
+    cached: z.boolean(),
+    partial: z.boolean(),
+    creditsCharged: z.number().int().min(0),
+    currency: z.string(),
+    pagination: Pagination.nullable(),
+    platformResults: z.array(PlatformResult),
+    warnings: z.array(Warning),
+  })
+  .meta({ id: 'Meta' });
+export type Meta = z.infer<typeof Meta>;
+
+/** `{ data, meta }`, the success envelope of spec 2.1. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ data, meta: Meta });
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { Platform } from './common.js';
+
+export const PROPERTY_TYPES = ['hotel', 'apartment', 'house', 'villa', 'cottage', 'other'] as const;
+export const PropertyType = z.enum(PROPERTY_TYPES).meta({ id: 'PropertyType' });
+export type PropertyType = z.infer<typeof PropertyType>;
+
+/** The canonical amenity taxonomy (snake_case). Platform-specific labels are mapped onto it. */
+export const AMENITIES = [
+  'wifi', 'kitchen', 'washer', 'dryer', 'air_conditioning', 'heating', 'pool', 'hot_tub', 'free_parking',
+  'ev_charger', 'gym', 'breakfast', 'restaurant', 'bar', 'room_service', 'front_desk_24h', 'elevator',
+  'workspace', 'tv', 'balcony', 'garden', 'bbq_grill', 'fireplace', 'sea_view', 'beachfront',
+  'pets_allowed', 'wheelchair_accessible', 'crib', 'smoke_alarm', 'spa', 'airport_shuttle',
+] as const;
+export const Amenity = z.enum(AMENITIES).meta({ id: 'Amenity' });
+export type Amenity = z.infer<typeof Amenity>;
+
+export const Fees = z
+  .object({
+    cleaning: z.number().nullable(),
+    service: z.number().nullable(),
+    taxes: z.number().nullable(),
+  })
+  .meta({ id: 'Fees', description: 'null: the platform does not state this fee, or it could not be extracted (see warnings).' });
+export type Fees = z.infer<typeof Fees>;
+
+export const StayPrice = z
+  .object({
+    currency: z.string(),
+    nightlyPrice: z.number().describe('Accommodation subtotal divided by nights, before fees.'),
+    totalPrice: z.number().describe('All-in total for the stay: accommodation plus every stated fee.'),
+    nights: z.number().int(),
+    fees: Fees,
+  })
+  .meta({ id: 'StayPrice' });
+export type StayPrice = z.infer<typeof StayPrice>;
+
+export const Location = z
+  .object({
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    country: z.string().nullable().describe('ISO 3166-1 alpha-2 country code.'),
+  })
+  .meta({ id: 'Location' });
+
+export const Host = z.object({ name: z.string().nullable(), isSuperhost: z.boolean().nullable() }).meta({ id: 'Host' });
+
+export const Property = z
+  .object({
+    id: z.string().describe('stays_<platform>_<platformListingId>'),
+    platform: Platform,
+    platformListingId: z.string(),
+    url: z.string(),
+    name: z.string(),
+    propertyType: PropertyType,
+    location: Location,
+    starRating: z.number().nullable(),
+    guestRating: z.number().nullable(),
+    ratingScale: z.union([z.literal(5), z.literal(10)]),
+    reviewCount: z.number().int().nullable(),
+    maxOccupancy: z.number().int().nullable(),
+    bedrooms: z.number().int().nullable(),
+    bathrooms: z.number().nullable(),
+    amenities: z.array(Amenity).nullable().describe('null: amenities could not be extracted; [] only when the platform states there are none.'),
+    images: z.array(z.string()).nullable(),
+    host: Host.nullable(),
+    price: StayPrice.nullable().describe('Present when dates were supplied.'),
+  })
+  .meta({ id: 'Property' });
+export type Property = z.infer<typeof Property>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { IsoDate, Platform } from './common.js';
+
+export const Review = z
+  .object({
+    platform: Platform,
+    listingId: z.string(),
+    reviewId: z.string(),
+    rating: z.number().nullable(),
+    ratingScale: z.union([z.literal(5), z.literal(10)]),
+    title: z.string().nullable().describe('null on platforms whose reviews have no title (airbnb, google).'),
+    text: z.string(),
+    author: z.string().nullable(),
+    date: IsoDate,
+    tripType: z.string().nullable(),
+    language: z.string().nullable().describe('ISO-639-1; null when the platform does not know it.'),
+    ownerResponse: z.string().nullable(),
+    liked: z.string().nullable(),
+    disliked: z.string().nullable(),
+  })
+  .meta({ id: 'Review' });
+export type Review = z.infer<typeof Review>;

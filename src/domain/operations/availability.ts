@@ -1,0 +1,82 @@
+import { ServiceError } from '../errors.js';
+import { daysBetween } from '../dates.js';
+import { isFailed, runLegs } from '../fan-out.js';
+import type { AvailabilityItem, CalendarDay } from '../model/availability.js';
+import type { LegStatus, Warning } from '../model/common.js';
+import type { Platform } from '../platforms.js';
+import type { Adapted } from '../ports.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, type OperationEnv, type OperationResult } from './shared.js';
+
+export const MAX_WINDOW_DAYS = 365;
+export const MAX_BATCH_LISTINGS = 50;
+
+export interface AvailabilityParams {
+  platform: Platform;
+  listingIds: string[];
+  startDate: string;
+  endDate: string;
+  onlyAvailable: boolean;
+}
+
+/** A date a guest could book: `bookable` when the platform says, otherwise `available`. */
+function isBookable(day: CalendarDay): boolean {
+  return day.bookable ?? day.available;
+}
+
+/**
+ * spec 4.3: day-by-day calendars for one listing or a batch on one platform. Each listing is
+ * fetched on its own; a listing the platform does not know is dropped with a warning (404 when
+ * none is known), and a listing whose fetch failed makes the call partial.
+ */
+export async function getAvailability(env: OperationEnv, params: AvailabilityParams): Promise<OperationResult<AvailabilityItem[]>> {
+  const adapter = adapterFor(env, 'availability', params.platform);
+  assertNotInPast(params.startDate, 'startDate', env.now);
+  const days = daysBetween(params.startDate, params.endDate);
+  if (days > MAX_WINDOW_DAYS) {
+    throw new ServiceError('invalid_request', `The window from startDate to endDate is ${days} days; the maximum is ${MAX_WINDOW_DAYS}.`, {
+      subCode: 'window_too_long',
+      param: 'endDate',
+    });
+  }
+  const { platform, startDate, endDate } = params;
+  const listingIds = [...new Set(params.listingIds)];
+  const legs = await runLegs<Adapted<CalendarDay[]> | null>(
+    listingIds.map((listingId) => ({
+      platform,
+      run: (signal) => adapter.availability!({ listingId, startDate, endDate }, signal),
+      count: (v) => (v ? 1 : 0),
+    })),
+    env.legDeadlineMs,
+  );
+  assertSomeLegSucceeded(legs);
+
+  const items: AvailabilityItem[] = [];
+  const warnings: Warning[] = [];
+  legs.forEach((leg, i) => {
+    warnings.push(...leg.warnings);
+    const listingId = listingIds[i]!;
+    if (isFailed(leg.status)) return;
+    if (!leg.value) {
+      warnings.push({ code: 'listing_not_found', message: `Listing "${listingId}" was not found on ${platform}.`, platform });
+      return;
+    }
+    warnings.push(...leg.value.warnings);
+    const dates = params.onlyAvailable ? leg.value.value.filter(isBookable) : leg.value.value;
+    items.push({ platform, listingId, dates });
+  });
+  const anyFailed = legs.some((l) => isFailed(l.status));
+  if (items.length === 0 && !anyFailed) throw listingNotFound(platform, listingIds.join(','), listingIds.length > 1 ? 'listingIds' : 'listingId');
+  if (items.length === 0) warnings.push(noResults('listings'));
+
+  const status: LegStatus = items.length > 0 ? 'ok' : legs.find((l) => isFailed(l.status))!.status;
+  return {
+    operation: 'availability',
+    data: items,
+    platforms: [platform],
+    legs: [{ platform, status, count: items.length, cached: false, days }],
+    warnings,
+    pagination: null,
+    currency: 'USD',
+    partial: anyFailed,
+  };
+}

@@ -1,0 +1,68 @@
+import { roundToMinor } from '../currency.js';
+import { runLeg } from '../fan-out.js';
+import type { PriceCompare } from '../model/price.js';
+import type { Adapted, OfferSet, Occupancy } from '../ports.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+
+export interface PriceCompareParams {
+  name: string | null;
+  googleHotelId: string | null;
+  location: string | null;
+  checkIn: string;
+  checkOut: string;
+  occupancy: Occupancy;
+  currency: string;
+}
+
+/** Median of the offer totals, computed here rather than trusted from upstream (spec 2.5). */
+export function median(values: number[], currency: string): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return roundToMinor(value, currency);
+}
+
+/** spec 4.6: one property's offers across OTAs, resolved through the google backbone. */
+export async function comparePrices(env: OperationEnv, params: PriceCompareParams): Promise<OperationResult<PriceCompare>> {
+  const adapter = adapterFor(env, 'priceCompare', 'google');
+  assertNotInPast(params.checkIn, 'checkIn', env.now);
+
+  const leg = await runLeg<Adapted<OfferSet> | null>(
+    { platform: 'google', run: (signal) => adapter.priceCompare!(params, signal), count: (v) => v?.value.offers.length ?? 0 },
+    env.legDeadlineMs,
+  );
+  assertSomeLegSucceeded([leg]);
+  if (leg.value === null || leg.value === undefined) {
+    throw listingNotFound('google', params.googleHotelId ?? params.name ?? '', params.googleHotelId ? 'googleHotelId' : 'name');
+  }
+  const { property, googleHotelId, offers } = leg.value.value;
+  // Only offers in the requested currency are compared; anything else would be a relabelled number.
+  const comparable = offers.filter((o) => o.currency === params.currency).sort((a, b) => a.totalPrice - b.totalPrice);
+  const warnings = [...leg.warnings, ...leg.value.warnings];
+  if (comparable.length < offers.length) {
+    warnings.push({ code: 'offers_dropped_currency', message: `${offers.length - comparable.length} offers were not in ${params.currency} and were left out.`, platform: 'google' });
+  }
+  if (comparable.length === 0) warnings.push(noResults('offers'));
+  const totals = comparable.map((o) => o.totalPrice);
+  return {
+    operation: 'priceCompare',
+    data: {
+      property,
+      googleHotelId,
+      checkIn: params.checkIn,
+      checkOut: params.checkOut,
+      currency: params.currency,
+      min: totals.length ? totals[0]! : null,
+      median: median(totals, params.currency),
+      offers: comparable,
+    },
+    platforms: ['google'],
+    legs: [report(leg, comparable.length)],
+    warnings,
+    pagination: null,
+    currency: params.currency,
+    // The backbone reports when some OTAs' rates could not be fetched: fewer offers than exist.
+    partial: warnings.some((w) => w.code === 'offers_incomplete'),
+  };
+}

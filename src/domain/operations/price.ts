@@ -1,0 +1,38 @@
+import { runLeg } from '../fan-out.js';
+import type { Price } from '../model/price.js';
+import type { Platform } from '../platforms.js';
+import type { Adapted, Occupancy } from '../ports.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, type OperationEnv, type OperationResult } from './shared.js';
+
+export interface PriceParams {
+  platform: Platform;
+  listingId: string;
+  checkIn: string;
+  checkOut: string;
+  occupancy: Occupancy;
+  currency: string;
+}
+
+/** spec 4.5: a real numeric price for this listing and stay, or a typed error; never another listing's price. */
+export async function getPrice(env: OperationEnv, params: PriceParams): Promise<OperationResult<Price>> {
+  const adapter = adapterFor(env, 'price', params.platform);
+  assertNotInPast(params.checkIn, 'checkIn', env.now);
+  const { platform, ...req } = params;
+
+  const leg = await runLeg<Adapted<Price> | null>(
+    { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0) },
+    env.legDeadlineMs,
+  );
+  assertSomeLegSucceeded([leg]);
+  if (!leg.value) throw listingNotFound(platform, params.listingId);
+
+  return {
+    operation: 'price',
+    data: leg.value.value,
+    platforms: [platform],
+    legs: [report(leg)],
+    warnings: [...leg.warnings, ...leg.value.warnings],
+    pagination: null,
+    currency: params.currency,
+  };
+}

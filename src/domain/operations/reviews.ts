@@ -1,0 +1,54 @@
+import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { runLeg } from '../fan-out.js';
+import type { Review } from '../model/review.js';
+import type { Platform } from '../platforms.js';
+import type { ReviewSort, ReviewsLegResult } from '../ports.js';
+import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+
+export interface ReviewsParams {
+  platform: Platform;
+  listingId: string;
+  limit: number;
+  cursor: string | null;
+  language: string | null;
+  minRating: number | null;
+  sort: ReviewSort;
+}
+
+/** spec 4.7: normalised reviews of one listing, paginated by an opaque cursor bound to the query. */
+export async function getReviews(env: OperationEnv, params: ReviewsParams): Promise<OperationResult<Review[]>> {
+  const adapter = adapterFor(env, 'reviews', params.platform);
+  const { limit, cursor, ...bound } = params;
+  const hash = queryHash({ op: 'reviews', ...bound });
+  const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
+
+  const leg = await runLeg<ReviewsLegResult | null>(
+    {
+      platform: params.platform,
+      run: (signal) => adapter.reviews!({ ...bound, offset, count: limit }, signal),
+      count: (v) => v?.reviews.length ?? 0,
+    },
+    env.legDeadlineMs,
+  );
+  assertSomeLegSucceeded([leg]);
+  if (leg.value === null) throw listingNotFound(params.platform, params.listingId);
+
+  const reviews = leg.value?.reviews ?? [];
+  const hasMore = leg.value?.hasMore ?? false;
+  const warnings = [...leg.warnings, ...(leg.value?.warnings ?? [])];
+  if (reviews.length === 0) warnings.push(noResults('reviews'));
+  return {
+    operation: 'reviews',
+    data: reviews,
+    platforms: [params.platform],
+    legs: [report(leg)],
+    warnings,
+    pagination: {
+      limit,
+      cursor,
+      nextCursor: hasMore ? encodeCursor(env.cursorSecret, hash, { positions: { offset: offset + reviews.length } }) : null,
+      hasMore,
+    },
+    currency: 'USD',
+  };
+}

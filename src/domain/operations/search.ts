@@ -1,0 +1,67 @@
+import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { runLegs } from '../fan-out.js';
+import { mergePage, type LegSlice } from '../merge.js';
+import type { Warning } from '../model/common.js';
+import type { Property } from '../model/property.js';
+import { RATING_SCALE, type Platform } from '../platforms.js';
+import type { SearchLegResult, SearchQuery } from '../ports.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+
+export interface SearchParams extends Omit<SearchQuery, 'platforms'> {
+  platforms: Platform[] | null;
+  limit: number;
+  cursor: string | null;
+}
+
+/** spec 4.1: fan out to each platform, merge into one cursor-paginated list. */
+export async function searchStays(env: OperationEnv, params: SearchParams): Promise<OperationResult<Property[]>> {
+  const platforms = params.platforms ?? env.adapters.supporting('search');
+  const adapters = platforms.map((p) => adapterFor(env, 'search', p, 'platforms'));
+  if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
+
+  const { limit, cursor, ...rest } = params;
+  const query: SearchQuery = { ...rest, platforms };
+  const hash = queryHash(query);
+  const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
+  const positionOf = (p: Platform) => positions[p] ?? 0;
+
+  const legs = await runLegs<SearchLegResult>(
+    adapters.map((adapter) => ({
+      platform: adapter.platform,
+      run: (signal) => adapter.search!({ query, offset: positionOf(adapter.platform), count: limit }, signal),
+      count: (v) => v.items.length,
+    })),
+    env.legDeadlineMs,
+  );
+  assertSomeLegSucceeded(legs);
+
+  const slices: LegSlice[] = legs.flatMap((leg) =>
+    leg.value ? [{ platform: leg.platform, position: positionOf(leg.platform), items: leg.value.items, hasMore: leg.value.hasMore }] : [],
+  );
+  const page = mergePage(slices, query.sort, limit);
+  const nextPositions: Record<string, number> = { ...positions, ...page.positions };
+
+  const warnings: Warning[] = legs.flatMap((l) => [...l.warnings, ...(l.value?.warnings ?? [])]);
+  if (page.items.length === 0) warnings.push(noResults('properties'));
+  if (query.minGuestRating !== null && new Set(platforms.map((p) => RATING_SCALE[p])).size > 1) {
+    warnings.push({
+      code: 'rating_scales_differ',
+      message: 'minGuestRating is compared with each property on its native scale (5 or 10); the platforms asked for use different scales.',
+    });
+  }
+
+  return {
+    operation: 'search',
+    data: page.items,
+    platforms,
+    legs: legs.map((l) => report(l, l.value ? (page.taken[l.platform] ?? 0) : 0)),
+    warnings,
+    pagination: {
+      limit,
+      cursor,
+      nextCursor: page.hasMore ? encodeCursor(env.cursorSecret, hash, { positions: nextPositions }) : null,
+      hasMore: page.hasMore,
+    },
+    currency: query.currency,
+  };
+}

@@ -1,0 +1,76 @@
+import { ServiceError } from '../errors.js';
+import { isFailed, type LegOutcome } from '../fan-out.js';
+import type { Pagination, Warning, LegStatus } from '../model/common.js';
+import type { Operation, Platform } from '../platforms.js';
+import type { AdapterSet, PlatformAdapter } from '../ports.js';
+import { isInPast } from '../dates.js';
+
+/** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
+export interface OperationEnv {
+  adapters: AdapterSet;
+  now: Date;
+  cursorSecret: string;
+  legDeadlineMs: number;
+}
+
+/** One platform's line in meta.platformResults, before credits are priced. */
+export interface LegReport {
+  platform: Platform;
+  status: LegStatus;
+  count: number;
+  cached: boolean;
+  /** Days per listing-window (availability), for the summary schedule. */
+  days?: number;
+}
+
+/** What every verb returns; the router prices the legs and wraps it in the envelope. */
+export interface OperationResult<T> {
+  operation: Operation;
+  data: T;
+  platforms: Platform[];
+  legs: LegReport[];
+  warnings: Warning[];
+  pagination: Pagination | null;
+  currency: string;
+  /** Some work failed even though no leg line says so (a batch call on one platform). */
+  partial?: boolean;
+}
+
+export function adapterFor(env: OperationEnv, op: Operation, platform: Platform, param = 'platform'): PlatformAdapter {
+  const adapter = env.adapters.get(platform);
+  if (!adapter || !adapter.operations.has(op)) {
+    const supported = env.adapters.supporting(op);
+    throw new ServiceError(
+      'invalid_request',
+      `Platform "${platform}" is not supported for this operation. Supported: ${supported.join(', ') || 'none'}.`,
+      { subCode: 'platform_not_supported', param },
+    );
+  }
+  return adapter;
+}
+
+export function assertNotInPast(date: string, param: string, now: Date): void {
+  if (isInPast(date, now)) {
+    throw new ServiceError('invalid_request', `${param} ${date} is in the past.`, { subCode: 'date_in_past', param });
+  }
+}
+
+export function report<T>(leg: LegOutcome<T>, count = leg.count): LegReport {
+  return { platform: leg.platform, status: leg.status, count, cached: leg.cached };
+}
+
+/** Every leg failed: 503, free, retryable (spec 4.1). */
+export function assertSomeLegSucceeded(legs: LegOutcome<unknown>[]): void {
+  if (legs.length > 0 && legs.every((l) => isFailed(l.status))) {
+    const detail = legs.map((l) => `${l.platform}: ${l.status}`).join(', ');
+    throw new ServiceError('upstream_unavailable', `No platform could answer (${detail}). Nothing was charged.`, {
+      retryAfterSeconds: 30,
+    });
+  }
+}
+
+export function listingNotFound(platform: Platform, listingId: string, param = 'listingId'): ServiceError {
+  return new ServiceError('listing_not_found', `Listing "${listingId}" was not found on ${platform}.`, { param });
+}
+
+export const noResults = (what: string): Warning => ({ code: 'no_results', message: `No ${what} matched the request.` });

@@ -1,0 +1,142 @@
+import type { Warning, LegStatus } from './model/common.js';
+import type { Amenity, Property, PropertyType } from './model/property.js';
+import type { Price } from './model/price.js';
+import type { Review } from './model/review.js';
+import type { CalendarDay } from './model/availability.js';
+import type { Offer } from './model/price.js';
+import type { Operation, Platform } from './platforms.js';
+import type { SearchSort } from './merge.js';
+
+/**
+ * The port every platform adapter implements (conventions rule 11). An adapter answers for one
+ * platform, declares the operations it serves, and throws LegFailure when the platform failed;
+ * `null` means the platform answered that the listing does not exist.
+ */
+export interface PlatformAdapter {
+  readonly platform: Platform;
+  readonly operations: ReadonlySet<Operation>;
+  search?(req: SearchLegRequest, signal: AbortSignal): Promise<SearchLegResult>;
+  listing?(req: ListingRequest, signal: AbortSignal): Promise<Adapted<Property> | null>;
+  price?(req: PriceRequest, signal: AbortSignal): Promise<Adapted<Price> | null>;
+  availability?(req: AvailabilityRequest, signal: AbortSignal): Promise<Adapted<CalendarDay[]> | null>;
+  reviews?(req: ReviewsRequest, signal: AbortSignal): Promise<ReviewsLegResult | null>;
+  priceCompare?(req: PriceCompareRequest, signal: AbortSignal): Promise<Adapted<OfferSet> | null>;
+}
+
+/** A value plus what the adapter could not extract or had to say about it. */
+export interface Adapted<T> {
+  value: T;
+  warnings: Warning[];
+}
+
+/** The adapters one key environment (sandbox or live) may use. */
+export interface AdapterSet {
+  get(platform: Platform): PlatformAdapter | undefined;
+  /** Platforms that serve `op`, in capability-matrix order. */
+  supporting(op: Operation): Platform[];
+}
+
+export interface Occupancy {
+  adults: number;
+  children: number;
+  childAges: number[];
+}
+
+export interface SearchQuery {
+  location: string;
+  checkIn: string | null;
+  checkOut: string | null;
+  occupancy: Occupancy;
+  rooms: number;
+  propertyTypes: PropertyType[];
+  amenities: Amenity[];
+  minBedrooms: number | null;
+  priceMin: number | null;
+  priceMax: number | null;
+  minGuestRating: number | null;
+  platforms: Platform[];
+  sort: SearchSort;
+  currency: string;
+}
+
+export interface SearchLegRequest {
+  query: SearchQuery;
+  /** Items of this platform already returned on earlier pages. */
+  offset: number;
+  /** How many items to return at most, in `query.sort` order. */
+  count: number;
+}
+
+export interface SearchLegResult {
+  items: Property[];
+  hasMore: boolean;
+  warnings: Warning[];
+}
+
+export interface Stay {
+  checkIn: string;
+  checkOut: string;
+  occupancy: Occupancy;
+}
+
+export interface ListingRequest {
+  listingId: string;
+  currency: string;
+  stay: Stay | null;
+}
+
+export interface PriceRequest extends Stay {
+  listingId: string;
+  currency: string;
+}
+
+export interface AvailabilityRequest {
+  listingId: string;
+  startDate: string;
+  endDate: string;
+}
+
+export const REVIEW_SORTS = ['recent', 'rating_desc', 'rating_asc'] as const;
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
+
+export interface ReviewsRequest {
+  listingId: string;
+  offset: number;
+  count: number;
+  language: string | null;
+  minRating: number | null;
+  sort: ReviewSort;
+}
+
+export interface ReviewsLegResult {
+  reviews: Review[];
+  hasMore: boolean;
+  warnings: Warning[];
+}
+
+export interface PriceCompareRequest extends Stay {
+  name: string | null;
+  googleHotelId: string | null;
+  location: string | null;
+  currency: string;
+}
+
+export interface OfferSet {
+  property: string;
+  googleHotelId: string;
+  offers: Offer[];
+}
+
+/** A platform leg that did not produce data. Its status is reported and it is charged 0. */
+export class LegFailure extends Error {
+  readonly status: Exclude<LegStatus, 'ok' | 'empty'>;
+  constructor(status: Exclude<LegStatus, 'ok' | 'empty'>, message: string) {
+    super(message);
+    this.name = 'LegFailure';
+    this.status = status;
+  }
+}
+
+export interface Clock {
+  now(): Date;
+}

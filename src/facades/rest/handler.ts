@@ -1,0 +1,97 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import type { Deps } from '../../deps.js';
+import { ServiceError, errorBody, type ErrorBody } from '../../domain/errors.js';
+import { appRouter } from '../../router/app-router.js';
+import { createContext, type Context } from '../../router/context.js';
+import type { OpenApiDocument } from './openapi.js';
+import { parseQuery, readJsonBody } from './request.js';
+import { routeTable } from './routes.js';
+
+type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
+
+export function sendError(res: ServerResponse, err: ServiceError, requestId: string, deps: Deps, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.statusCode = err.status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('X-Request-Id', requestId);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  res.end(JSON.stringify(errorBody(err, requestId, deps.config.publicUrl)));
+}
+
+/**
+ * Replaces the library's error body with ours (stack-notes pitfall 5): the error formatter
+ * already computed it under `data.apiError`; nothing else of the library's body goes out.
+ */
+function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody): void {
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  res.end = ((chunk?: unknown) => {
+    if (res.statusCode < 400 || typeof chunk !== 'string') return end(chunk);
+    let body: ErrorBody;
+    try {
+      body = (JSON.parse(chunk) as { data?: { apiError?: ErrorBody } }).data?.apiError ?? fallback();
+    } catch {
+      body = fallback();
+    }
+    return end(JSON.stringify(body));
+  }) as ServerResponse['end'];
+}
+
+/** The REST face: `/v1/*` through trpc-to-openapi's core node handler on the shared router. */
+export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) {
+  const routes = routeTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
+  const contexts = new WeakMap<IncomingMessage, Context>();
+
+  const handle = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }) => contexts.get(req)!,
+    responseMeta: ({ ctx, errors }) => {
+      const c = ctx as Context | undefined;
+      if (!c) return {};
+      return errors.length ? { headers: c.res.headers } : { status: c.res.status ?? 200, headers: c.res.headers };
+    },
+  });
+
+  return async function restHandler(req: RestRequest, res: ServerResponse, path: string, search: string): Promise<void> {
+    const requestId = deps.ids.requestId();
+    res.setHeader('X-Request-Id', requestId);
+    const method = req.method ?? 'GET';
+    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(openApiDocument));
+      return;
+    }
+    const allowed = routes.allowedMethods(path);
+    if (allowed.length === 0) return sendError(res, new ServiceError('not_found', `No endpoint at ${path}. See /docs.`), requestId, deps);
+    if (!allowed.includes(method)) {
+      return sendError(res, new ServiceError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`), requestId, deps, { Allow: allowed.join(', ') });
+    }
+
+    let bodyError: ServiceError | undefined;
+    req.url = search ? `${path}?${search}` : path;
+    req.query = parseQuery(search);
+    if (method === 'POST') {
+      try {
+        req.body = await readJsonBody(req);
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        bodyError = err;
+        req.body = {};
+      }
+      // The core handler checks the media type itself; the body is already parsed and checked.
+      req.headers['content-type'] = 'application/json';
+    }
+    const ctx = createContext(deps, {
+      transport: 'rest',
+      requestId,
+      authorization: req.headers.authorization,
+      clientAddress: req.socket.remoteAddress,
+      ...(bodyError ? { bodyError } : {}),
+    });
+    contexts.set(req, ctx);
+    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl));
+    await handle(req, res);
+  };
+}
+export type RestHandler = ReturnType<typeof createRestHandler>;

@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { ServiceError } from '../../domain/errors.js';
+
+export const MAX_BODY_BYTES = 100_000;
+
+/**
+ * Query parameters as trpc-to-openapi reads them from `req.query`: repeated keys become arrays
+ * and a trailing `[]` is dropped, so `platforms[]=a&platforms[]=b` equals `platforms=a,b`.
+ */
+export function parseQuery(search: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [rawKey, value] of new URLSearchParams(search)) {
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    (out[key] ??= []).push(value);
+  }
+  return out;
+}
+
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new ServiceError('payload_too_large', `The request body is larger than ${limit} bytes.`, { param: 'body' }));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A JSON body in any charset the platform can decode (`application/json; charset=utf-16le`
+ * included), read here because the core handler ignores anything but exactly application/json
+ * (stack-notes pitfall 6). An empty body is `{}`.
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const contentType = req.headers['content-type'] ?? '';
+  const raw = await readRaw(req, MAX_BODY_BYTES);
+  if (raw.length === 0) return {};
+  const [mime, ...params] = contentType.split(';').map((s) => s.trim().toLowerCase());
+  if (mime !== 'application/json' && !(mime?.startsWith('application/') && mime.endsWith('+json'))) {
+    throw new ServiceError('unsupported_media_type', 'Send the body as application/json.', { param: 'body' });
+  }
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '') || 'utf-8';
+  let text: string;
+  try {
+    text = new TextDecoder(charset, { fatal: true }).decode(raw);
+  } catch {
+    throw new ServiceError('unsupported_media_type', `The body could not be decoded as ${charset}.`, { param: 'body', subCode: 'unsupported_charset' });
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    throw new ServiceError('invalid_request', 'The request body is not valid JSON.', { subCode: 'invalid_json', param: 'body' });
+  }
+}

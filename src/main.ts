@@ -1,0 +1,57 @@
+import { writeFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseConfig } from './config.js';
+import { openDatabase } from './database-setup.js';
+import { createDeps, type Deps } from './deps.js';
+import { createHttpServer } from './server.js';
+
+const DEMO_EMAIL = 'demo@example.com';
+
+/** First embedded start: a demo account with a sandbox key, printed once and kept in DATA_DIR. */
+async function ensureDemoAccount(deps: Deps, dataDir: string): Promise<string | null> {
+  const keyFile = path.join(dataDir, 'demo-sandbox-key');
+  const existing = await deps.admin.findAccountByEmail(DEMO_EMAIL);
+  if (existing) return readFile(keyFile, 'utf8').then((k) => k.trim()).catch(() => null);
+  const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password: null });
+  const { key } = await deps.admin.createKey(accountId, 'sandbox');
+  await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+async function main(): Promise<void> {
+  const config = parseConfig(process.env);
+  const database = await openDatabase(config, (line) => console.error(line));
+  const deps = createDeps(config, database.url);
+  const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
+  const server = createHttpServer(deps);
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  console.log(`Accommodation Data Service listening on ${where} (docs: ${where}/docs)`);
+  if (database.embedded) console.log(`Database: embedded PostgreSQL in ${path.resolve(config.dataDir, 'pg')}`);
+  if (demoKey) {
+    console.log(`Sandbox key (demo account): ${demoKey}`);
+    console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "${where}/v1/search?location=Lisbon"`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.log.info({ signal }, 'shutting down');
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

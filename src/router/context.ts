@@ -1,0 +1,51 @@
+import type { Deps } from '../deps.js';
+import type { Principal } from '../domain/service-ports.js';
+import type { ServiceError } from '../domain/errors.js';
+
+export type Transport = 'rest' | 'trpc' | 'mcp';
+
+/** Status and headers a procedure wants on the response; the REST face writes them (conventions rule 9). */
+export interface ResponseBag {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * The per-request context. Building it never throws (stack-notes 1: responseMeta gets no ctx
+ * otherwise); authentication and everything that can fail happen in middleware.
+ */
+export interface Context {
+  deps: Deps;
+  transport: Transport;
+  requestId: string;
+  /** The raw Authorization header, or null. */
+  authorization: string | null;
+  clientAddress: string;
+  res: ResponseBag;
+  /** Set by the auth middleware. */
+  principal?: Principal;
+  /** A body the REST face could not read; reported after auth and rate limit, like any bad input. */
+  bodyError?: ServiceError;
+}
+
+export interface ContextSource {
+  transport: Transport;
+  /** Given when the transport already answered with an id (REST sets X-Request-Id early). */
+  requestId?: string;
+  bodyError?: ServiceError;
+  authorization: string | null | undefined;
+  clientAddress: string | undefined;
+}
+
+export function createContext(deps: Deps, source: ContextSource): Context {
+  const requestId = source.requestId ?? deps.ids.requestId();
+  return {
+    ...(source.bodyError ? { bodyError: source.bodyError } : {}),
+    deps,
+    transport: source.transport,
+    requestId,
+    authorization: source.authorization ?? null,
+    clientAddress: source.clientAddress ?? 'unknown',
+    res: { headers: { 'X-Request-Id': requestId } },
+  };
+}

@@ -1,0 +1,63 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ServiceError, type ErrorCode } from '../domain/errors.js';
+
+/** The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. */
+const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface ZodLikeIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  params?: { apiCode?: ErrorCode; subCode?: string };
+}
+
+function isZodError(e: unknown): e is { issues: ZodLikeIssue[] } {
+  return !!e && typeof e === 'object' && Array.isArray((e as { issues?: unknown }).issues);
+}
+
+/** The first validation issue as the spec's error: codes carried by rules, else by field. */
+export function fromValidation(issues: ZodLikeIssue[]): ServiceError {
+  const issue = issues[0]!;
+  const param = issue.path.map(String).join('.') || undefined;
+  if (issue.params?.apiCode) return new ServiceError(issue.params.apiCode, issue.message, { subCode: issue.params.subCode, param });
+  if (issue.path[0] === 'limit') {
+    return new ServiceError('limit_out_of_range', 'limit must be a whole number from 1 to 100.', { param: 'limit' });
+  }
+  // zod 4 leaves `input` off issues; its message names what it received.
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+    return new ServiceError('missing_parameter', `${param} is required.`, { param });
+  }
+  return new ServiceError('invalid_request', `${param ?? 'input'}: ${issue.message}`, { subCode: issue.code, param });
+}
+
+/** Any error as a ServiceError; unknown ones become internal_error with nothing internal in the message. */
+export function toServiceError(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  if (err instanceof TRPCError) {
+    if (err.cause instanceof ServiceError) return err.cause;
+    if (err.code === 'BAD_REQUEST' && isZodError(err.cause)) return fromValidation(err.cause.issues);
+    if (err.code === 'PARSE_ERROR') return new ServiceError('invalid_request', 'The request body is not valid JSON.', { subCode: 'invalid_json', param: 'body' });
+    if (err.code === 'PAYLOAD_TOO_LARGE') return new ServiceError('payload_too_large', 'The request body is too large.', { param: 'body' });
+    if (err.code === 'UNSUPPORTED_MEDIA_TYPE') return new ServiceError('unsupported_media_type', 'Send the body as application/json.', { param: 'body' });
+    if (err.code === 'NOT_FOUND' && !err.cause) return new ServiceError('not_found', 'No such endpoint.');
+  }
+  return new ServiceError('internal_error', 'Something went wrong on our side. Retry, and quote the request id if it persists.');
+}
+
+export function toTRPCError(err: ServiceError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
+}

@@ -1,0 +1,18 @@
+import { t } from '../trpc.js';
+import { toServiceError, toTRPCError } from '../errors.js';
+
+/**
+ * Outermost middleware: every failure leaves as a TRPCError whose cause is a ServiceError with
+ * the spec's code, so all faces agree on status and body (conventions rule 8). Internal faults are
+ * logged with the request id; the client sees only `internal_error`.
+ */
+export const mapErrors = t.middleware(async ({ ctx, path, next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const err = toServiceError(result.error);
+  if (err.code === 'internal_error') {
+    ctx.deps.log.error({ requestId: ctx.requestId, path, err: result.error.cause ?? result.error }, 'internal error');
+  }
+  if (err.retryAfterSeconds !== undefined) ctx.res.headers['Retry-After'] = String(err.retryAfterSeconds);
+  throw toTRPCError(err);
+});

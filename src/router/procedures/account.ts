@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { AccountView } from '../../domain/model/account.js';
+import { PLANS, requestsPerMinute } from '../../domain/plans.js';
+import { authedProcedure } from '../procedure.js';
+
+/** spec 4.8: free, never 202, bare `{ data }`; the balance is as read at authentication. */
+export const account = authedProcedure
+  .meta({ openapi: { method: 'GET', path: '/account', tags: ['Account'], summary: 'The calling key and its account', description: 'Plan, key kind, credit balance and rate limit. Free.' } })
+  .input(z.object({}))
+  .output(z.object({ data: AccountView }).meta({ id: 'AccountResponse' }))
+  .query(({ ctx }) => {
+    const p = ctx.principal;
+    const plan = PLANS[p.plan];
+    return {
+      data: {
+        plan: { code: plan.code, name: plan.name, status: p.subscriptionStatus },
+        key: { env: p.env, prefix: p.keyPrefix },
+        credits: { balance: p.balance },
+        rateLimit: { requestsPerMinute: requestsPerMinute(p.plan, p.env, p.rateLimitOverride) },
+      },
+    };
+  });

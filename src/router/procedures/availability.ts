@@ -1,0 +1,29 @@
+import { getAvailability } from '../../domain/operations/availability.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
+import { idFromUrl } from './listing-ref.js';
+
+export const availability = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/availability',
+      tags: ['Availability'],
+      summary: 'Day-by-day availability',
+      description: 'Calendar for one listing or a batch on one platform. Costs 3 credits per listing-window returned.',
+    },
+  })
+  .input(AvailabilityInput)
+  .output(AvailabilityOutput)
+  .query(async ({ ctx, input }) => {
+    const listingIds = input.listingIds ?? [input.listingId ?? idFromUrl(input.platform, input.url!)];
+    const result = await getAvailability(operationEnv(ctx), {
+      platform: input.platform,
+      listingIds,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      onlyAvailable: input.onlyAvailable,
+    });
+    return settle(ctx, result);
+  });

@@ -1,0 +1,28 @@
+import { getListing } from '../../domain/operations/listing.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
+
+export const listing = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/listing/{platform}/{id}',
+      tags: ['Listings'],
+      summary: 'Listing detail',
+      description: 'The full normalised listing; with checkIn and checkOut a price for the stay is embedded. Costs 1 credit.',
+    },
+  })
+  .input(ListingInput)
+  .output(ListingOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await getListing(operationEnv(ctx), {
+      platform: input.platform,
+      id: input.id,
+      checkIn: input.checkIn ?? null,
+      checkOut: input.checkOut ?? null,
+      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      currency: input.currency,
+    });
+    return settle(ctx, result);
+  });

@@ -1,0 +1,29 @@
+import { comparePrices } from '../../domain/operations/price-compare.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
+
+export const priceCompare = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/price-compare',
+      tags: ['Prices'],
+      summary: 'Cross-OTA price comparison',
+      description: 'Offers for one property across OTAs, resolved through Google Hotels; min and median computed by the service. Costs 5 credits.',
+    },
+  })
+  .input(PriceCompareInput)
+  .output(PriceCompareOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await comparePrices(operationEnv(ctx), {
+      name: input.name ?? null,
+      googleHotelId: input.googleHotelId ?? null,
+      location: input.location ?? null,
+      checkIn: input.checkIn,
+      checkOut: input.checkOut,
+      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      currency: input.currency,
+    });
+    return settle(ctx, result);
+  });

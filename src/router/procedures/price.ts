@@ -1,0 +1,29 @@
+import { getPrice } from '../../domain/operations/price.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
+import { idOrUrl } from './listing-ref.js';
+
+export const price = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/price',
+      tags: ['Prices'],
+      summary: 'Price quote',
+      description: 'All-in price for one listing and stay, with fees and the occupancy echoed. Costs 1 credit.',
+    },
+  })
+  .input(PriceInput)
+  .output(PriceOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await getPrice(operationEnv(ctx), {
+      platform: input.platform,
+      listingId: idOrUrl(input.platform, input.listingId, 'listingId'),
+      checkIn: input.checkIn,
+      checkOut: input.checkOut,
+      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      currency: input.currency,
+    });
+    return settle(ctx, result);
+  });

@@ -1,0 +1,30 @@
+import { getReviews } from '../../domain/operations/reviews.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
+import { idFromUrl } from './listing-ref.js';
+
+export const reviews = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/reviews',
+      tags: ['Reviews'],
+      summary: 'Listing reviews',
+      description: 'Normalised, paginated reviews of one listing. Costs 2 credits per started block of 20 reviews returned.',
+    },
+  })
+  .input(ReviewsInput)
+  .output(ReviewsOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await getReviews(operationEnv(ctx), {
+      platform: input.platform,
+      listingId: input.listingId ?? idFromUrl(input.platform, input.url!),
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+      language: input.language ?? null,
+      minRating: input.minRating ?? null,
+      sort: input.sort,
+    });
+    return settle(ctx, result);
+  });

@@ -1,0 +1,44 @@
+import { searchStays } from '../../domain/operations/search.js';
+import { authedProcedure } from '../procedure.js';
+import { operationEnv, settle } from '../envelope.js';
+import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
+import type { Context } from '../context.js';
+import type { Principal } from '../../domain/service-ports.js';
+
+const DESCRIPTION =
+  'Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items ' +
+  '(failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.';
+
+async function run({ ctx, input }: { ctx: Context & { principal: Principal }; input: SearchInput }) {
+  const result = await searchStays(operationEnv(ctx), {
+    location: input.location,
+    checkIn: input.checkIn ?? null,
+    checkOut: input.checkOut ?? null,
+    occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+    rooms: input.rooms,
+    propertyTypes: [...new Set(input.propertyType ?? [])].sort(),
+    amenities: [...new Set(input.amenities ?? [])].sort(),
+    minBedrooms: input.minBedrooms ?? null,
+    priceMin: input.priceMin ?? null,
+    priceMax: input.priceMax ?? null,
+    minGuestRating: input.minGuestRating ?? null,
+    platforms: input.platforms ? [...new Set(input.platforms)] : null,
+    sort: input.sort,
+    currency: input.currency,
+    limit: input.limit,
+    cursor: input.cursor ?? null,
+  });
+  return settle(ctx, result);
+}
+
+export const search = authedProcedure
+  .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
+  .input(SearchInput)
+  .output(SearchOutput)
+  .query(run);
+
+export const searchByBody = authedProcedure
+  .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
+  .input(SearchInput)
+  .output(SearchOutput)
+  .query(run);

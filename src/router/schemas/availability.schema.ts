@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { AvailabilityItem } from '../../domain/model/availability.js';
+import { envelope } from '../../domain/model/common.js';
+import { MAX_BATCH_LISTINGS } from '../../domain/operations/availability.js';
+import { DateParam, ListingIdParam, PlatformParam } from './common-input.js';
+import { csv, qBool } from './query.js';
+import { checkExactlyOne, fail } from './rules.js';
+import { daysBetween } from '../../domain/dates.js';
+
+export const AvailabilityInput = z
+  .object({
+    platform: PlatformParam,
+    listingId: ListingIdParam.optional(),
+    listingIds: csv(ListingIdParam).optional().describe(`Batch of up to ${MAX_BATCH_LISTINGS} ids on one platform.`),
+    url: z.string().max(2048).optional().describe('Full listing URL of the platform; parsed, never fetched.'),
+    startDate: DateParam,
+    endDate: DateParam,
+    onlyAvailable: qBool().default(false),
+  })
+  .superRefine((v, ctx) => {
+    checkExactlyOne(ctx, v, ['listingId', 'listingIds', 'url']);
+    if (v.listingIds && (v.listingIds.length === 0 || v.listingIds.length > MAX_BATCH_LISTINGS)) {
+      fail(ctx, 'listingIds', `listingIds takes 1 to ${MAX_BATCH_LISTINGS} ids.`);
+    }
+    if (daysBetween(v.startDate, v.endDate) < 1) fail(ctx, 'endDate', 'endDate must be after startDate.', 'invalid_request', 'date_order');
+  });
+export type AvailabilityInput = z.infer<typeof AvailabilityInput>;
+
+export const AvailabilityOutput = envelope(z.array(AvailabilityItem)).meta({ id: 'AvailabilityResponse' });

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { Property } from '../../domain/model/property.js';
+import { envelope } from '../../domain/model/common.js';
+import { Adults, ChildAges, Children, Currency, DateParam, ListingIdParam, PlatformParam } from './common-input.js';
+import { checkChildren, checkStay } from './rules.js';
+
+export const ListingInput = z
+  .object({
+    platform: PlatformParam,
+    id: ListingIdParam.describe('Native listing id, case-sensitive, verbatim.'),
+    checkIn: DateParam.optional(),
+    checkOut: DateParam.optional(),
+    adults: Adults,
+    children: Children,
+    childAges: ChildAges,
+    currency: Currency.default('USD'),
+  })
+  .superRefine((v, ctx) => {
+    checkStay(ctx, v, false);
+    checkChildren(ctx, v);
+  });
+export type ListingInput = z.infer<typeof ListingInput>;
+
+export const ListingOutput = envelope(Property).meta({ id: 'ListingResponse' });

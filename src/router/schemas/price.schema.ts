@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { Price } from '../../domain/model/price.js';
+import { envelope } from '../../domain/model/common.js';
+import { Adults, ChildAges, Children, Currency, DateParam, ListingIdOrUrlParam, PlatformParam } from './common-input.js';
+import { checkChildren, checkStay } from './rules.js';
+
+export const PriceInput = z
+  .object({
+    platform: PlatformParam,
+    listingId: ListingIdOrUrlParam.describe('Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.'),
+    checkIn: DateParam,
+    checkOut: DateParam,
+    adults: Adults,
+    children: Children,
+    childAges: ChildAges,
+    currency: Currency.default('USD'),
+  })
+  .superRefine((v, ctx) => {
+    checkStay(ctx, v, true);
+    checkChildren(ctx, v);
+  });
+export type PriceInput = z.infer<typeof PriceInput>;
+
+export const PriceOutput = envelope(Price).meta({ id: 'PriceResponse' });

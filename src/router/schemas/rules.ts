@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../../domain/errors.js';
+import { daysBetween } from '../../domain/dates.js';
+import { MAX_STAY_NIGHTS } from './common-input.js';
+
+/**
+ * Cross-field rules of spec section 4, written once and shared by every input schema. Each
+ * issue carries the API error code it maps to (`params.apiCode`), read by the error mapper.
+ */
+export function fail(ctx: z.RefinementCtx, param: string, message: string, apiCode: ErrorCode = 'invalid_request', subCode?: string): void {
+  ctx.addIssue({ code: 'custom', path: [param], message, params: { apiCode, subCode } });
+}
+
+interface StayFields {
+  checkIn?: string | undefined;
+  checkOut?: string | undefined;
+}
+
+/** checkIn and checkOut come together (or, when `required`, always), in order, at most a year apart. */
+export function checkStay(ctx: z.RefinementCtx, v: StayFields, required: boolean): void {
+  if (required || v.checkIn || v.checkOut) {
+    if (!v.checkIn) return fail(ctx, 'checkIn', v.checkOut ? 'checkIn is required with checkOut.' : 'checkIn is required.', 'missing_parameter');
+    if (!v.checkOut) return fail(ctx, 'checkOut', v.checkIn ? 'checkOut is required with checkIn.' : 'checkOut is required.', 'missing_parameter');
+    const nights = daysBetween(v.checkIn, v.checkOut);
+    if (nights < 1) return fail(ctx, 'checkOut', 'checkOut must be after checkIn.', 'invalid_request', 'date_order');
+    if (nights > MAX_STAY_NIGHTS) return fail(ctx, 'checkOut', `A stay is at most ${MAX_STAY_NIGHTS} nights.`, 'invalid_request', 'stay_too_long');
+  }
+}
+
+/** `children` must equal the number of childAges given (spec 4.1). */
+export function checkChildren(ctx: z.RefinementCtx, v: { children: number; childAges?: number[] | undefined }): void {
+  const ages = v.childAges?.length ?? 0;
+  if (ages !== v.children) {
+    fail(ctx, 'childAges', `childAges has ${ages} entries but children is ${v.children}; give one age per child.`, 'invalid_request', 'child_ages_mismatch');
+  }
+}
+
+/**
+ * Exactly one identification form (spec 4.3, 4.7): none is missing_parameter, more than one is
+ * mutually_exclusive_params.
+ */
+export function checkExactlyOne(ctx: z.RefinementCtx, v: Record<string, unknown>, keys: string[]): void {
+  const given = keys.filter((k) => v[k] !== undefined);
+  if (given.length === 0) fail(ctx, keys[0]!, `One of ${keys.join(', ')} is required.`, 'missing_parameter');
+  else if (given.length > 1) fail(ctx, given[1]!, `Give only one of ${given.join(', ')}.`, 'mutually_exclusive_params');
+}

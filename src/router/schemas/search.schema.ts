@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { SEARCH_SORTS } from '../../domain/merge.js';
+import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
+import { envelope } from '../../domain/model/common.js';
+import { Adults, ChildAges, Children, Currency, DateParam, PlatformParam } from './common-input.js';
+import { csv, qInt, qNum, text } from './query.js';
+import { checkChildren, checkStay, fail } from './rules.js';
+
+export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+export const SearchFields = z.object({
+  location: text(200).describe('Place name ("Lisbon") or "lat,lng".'),
+  checkIn: DateParam.optional().describe('Required with checkOut; not in the past.'),
+  checkOut: DateParam.optional().describe('Required with checkIn; after checkIn.'),
+  adults: Adults,
+  children: Children,
+  childAges: ChildAges.describe('One age (0-17) per child.'),
+  rooms: qInt(z.number().int().min(1).max(10)).default(1),
+  propertyType: csv(PropertyType).optional(),
+  amenities: csv(Amenity).optional(),
+  minBedrooms: qInt(z.number().int().min(0).max(20)).optional(),
+  priceMin: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
+  priceMax: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
+  minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
+  platforms: csv(PlatformParam).optional().describe('Default: every platform that serves search.'),
+  limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default),
+  cursor: z.string().max(2048).optional(),
+  sort: z.enum(SEARCH_SORTS).default('recommended'),
+  currency: Currency.default('USD'),
+});
+
+export const SearchInput = SearchFields.superRefine((v, ctx) => {
+  checkStay(ctx, v, false);
+  checkChildren(ctx, v);
+  if (v.priceMin !== undefined && v.priceMax !== undefined && v.priceMax < v.priceMin) {
+    fail(ctx, 'priceMax', 'priceMax must be at least priceMin.');
+  }
+  const needsDates = v.priceMin !== undefined ? 'priceMin' : v.priceMax !== undefined ? 'priceMax' : v.sort.startsWith('price') ? 'sort' : null;
+  if (needsDates && !v.checkIn) {
+    fail(ctx, needsDates, 'Prices exist only for a stay: give checkIn and checkOut to filter or sort by price.', 'invalid_request', 'dates_required');
+  }
+});
+export type SearchInput = z.infer<typeof SearchInput>;
+
+export const SearchOutput = envelope(z.array(Property)).meta({ id: 'SearchResponse' });

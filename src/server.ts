@@ -1,0 +1,50 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Deps } from './deps.js';
+import { ServiceError } from './domain/errors.js';
+import { createRestHandler, sendError } from './facades/rest/handler.js';
+import { renderDocsPage } from './facades/rest/docs-page.js';
+import { createTrpcHandler } from './facades/trpc/handler.js';
+import { buildOpenApiDocument } from './facades/rest/openapi.js';
+import { appRouter } from './router/app-router.js';
+
+/**
+ * One node:http listener for every face (design.md section 2): REST under /v1, internal tRPC
+ * under /trpc, the reference page, and health probes. Anything else is a JSON 404.
+ */
+export function createHttpServer(deps: Deps): Server {
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl);
+  const rest = createRestHandler(deps, openApi);
+  const trpc = createTrpcHandler(deps);
+  const docsHtml = renderDocsPage(openApi);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = q < 0 ? raw : raw.slice(0, q);
+    const search = q < 0 ? '' : raw.slice(q + 1);
+    if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
+    if (path.startsWith('/trpc/')) return trpc(req, res);
+    if (path === '/healthz') return json(res, 200, { status: 'ok' });
+    if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
+    if (path === '/docs' || path === '/docs/') {
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(docsHtml);
+      return;
+    }
+    sendError(res, new ServiceError('not_found', `No endpoint at ${path}. The API lives under /v1; see /docs.`), deps.ids.requestId(), deps);
+  }
+
+  return createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      const requestId = deps.ids.requestId();
+      deps.log.error({ requestId, err }, 'unhandled error in HTTP front router');
+      sendError(res, new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps);
+    });
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(body));
+}

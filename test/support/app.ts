@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import { testConfig, type Config } from '../../src/config.js';
+import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
+import type { KeyEnv, PlanCode } from '../../src/domain/plans.js';
+import { createHttpServer } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+
+export interface TestApp {
+  baseUrl: string;
+  deps: Deps;
+  db: TestDatabase;
+  /** A new account (verified, free plan unless said) with one key of `env`. */
+  newKey(env?: KeyEnv, opts?: { plan?: PlanCode; credits?: number; verified?: boolean }): Promise<{ key: string; keyId: string; accountId: string }>;
+  get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The whole service over real HTTP on a free port, on a fresh real database. */
+export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config> } = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const { config: configOverrides, ...depsOverrides } = overrides;
+  const config = testConfig({ publicUrl: 'http://api.test', ...configOverrides });
+  const deps = createDeps(config, db.url, depsOverrides);
+  const server = createHttpServer(deps);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let n = 0;
+  return {
+    baseUrl,
+    deps,
+    db,
+    async newKey(env = 'sandbox', opts = {}) {
+      const { accountId } = await deps.admin.createAccount({
+        email: `user${++n}-${Date.now()}@example.com`,
+        plan: opts.plan ?? 'free',
+        credits: opts.credits ?? 0,
+        verified: opts.verified ?? true,
+        password: null,
+      });
+      const { key, keyId } = await deps.admin.createKey(accountId, env);
+      return { key, keyId, accountId };
+    },
+    get(path, key, headers = {}) {
+      return fetch(`${baseUrl}${path}`, { headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers } });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.close();
+      await db.drop();
+    },
+  };
+}
