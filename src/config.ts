@@ -13,6 +13,7 @@ const Env = z.object({
   CURSOR_SECRET: z.string().min(16).optional(),
   CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
   LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });
@@ -28,6 +29,8 @@ export interface Config {
   cursorSecret: string;
   creditSchedule: (typeof CREDIT_SCHEDULES)[number];
   legDeadlineMs: number;
+  /** Bucket per client address for calls without a valid key, so key guessing is slow. */
+  anonymousPerMinute: number;
   logLevel: string;
   production: boolean;
 }
@@ -55,6 +58,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cursorSecret: e.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
     creditSchedule: e.CREDIT_SCHEDULE,
     legDeadlineMs: e.LEG_DEADLINE_MS,
+    anonymousPerMinute: e.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     production,
   };

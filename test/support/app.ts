@@ -19,7 +19,8 @@ export interface TestApp {
 export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config> } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const { config: configOverrides, ...depsOverrides } = overrides;
-  const config = testConfig({ publicUrl: 'http://api.test', ...configOverrides });
+  // Every test request comes from 127.0.0.1: the per-address bucket for keyless calls is widened.
+  const config = testConfig({ publicUrl: 'http://api.test', anonymousPerMinute: 100_000, ...configOverrides });
   const deps = createDeps(config, db.url, depsOverrides);
   const server = createHttpServer(deps);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -32,6 +32,22 @@ const COMMON_HEADERS = {
 const SYNC_ONLY = new Set(['/account', '/jobs/{jobId}']);
 const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS))].filter((s) => s !== 405 && s !== 413 && s !== 415).sort();
 
+/** Declared defaults of an input object's fields; the generator drops them behind preprocess steps. */
+function inputDefaults(router: AppRouter): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const proc of Object.values(router._def.procedures) as Json[]) {
+    const openapi = proc._def.meta?.openapi;
+    const input = proc._def.inputs?.[0];
+    if (!openapi || !(input instanceof z.ZodObject)) continue;
+    const defaults: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(input.shape)) {
+      if (field instanceof z.ZodDefault) defaults[name] = field.def.defaultValue;
+    }
+    out.set(`${openapi.method.toLowerCase()} ${openapi.path}`, defaults);
+  }
+  return out;
+}
+
 /**
  * The OpenAPI 3.1 document, post-processed (stack-notes pitfall 9): the real error body on every
  * error status, the 202 job answer on data operations, and the headers every response carries.
@@ -46,8 +62,13 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string): Doc 
   const errorSchema = z.toJSONSchema(ErrorBodySchema);
   const acceptedSchema = z.toJSONSchema(AcceptedBody, { io: 'output' });
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: errorSchema, Accepted: acceptedSchema } };
+  const defaults = inputDefaults(router);
   for (const [path, ops] of Object.entries(doc.paths as Json)) {
-    for (const op of Object.values(ops as Json) as Json[]) {
+    for (const [method, op] of Object.entries(ops as Json) as [string, Json][]) {
+      const known = defaults.get(`${method} ${path}`) ?? {};
+      for (const param of (op.parameters ?? []) as Json[]) if (param.name in known) param.schema = { ...param.schema, default: known[param.name] };
+      const bodyProps = op.requestBody?.content?.['application/json']?.schema?.properties as Json | undefined;
+      for (const [name, schema] of Object.entries(bodyProps ?? {})) if (name in known) bodyProps![name] = { ...schema, default: known[name] };
       const responses: Json = {};
       const ok = op.responses?.['200'];
       if (ok) responses['200'] = { ...ok, headers: COMMON_HEADERS };

@@ -7,10 +7,13 @@ export const MAX_BODY_BYTES = 100_000;
  * Query parameters as trpc-to-openapi reads them from `req.query`: repeated keys become arrays
  * and a trailing `[]` is dropped, so `platforms[]=a&platforms[]=b` equals `platforms=a,b`.
  */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function parseQuery(search: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null);
   for (const [rawKey, value] of new URLSearchParams(search)) {
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    if (RESERVED_KEYS.has(key)) continue; // never a parameter; would reach Object.prototype
     (out[key] ??= []).push(value);
   }
   return out;

@@ -9,9 +9,6 @@ export function bearerToken(header: string | null): string | null {
   return m ? m[1]! : null;
 }
 
-/** 0.5 requests/second per address for calls without a valid key, so key guessing is slow. */
-const ANONYMOUS_PER_MINUTE = 30;
-
 /**
  * spec section 5: a bearer API key. Missing, malformed, unknown and revoked keys get the same
  * 401; the failed attempt still counts against the caller's address bucket.
@@ -20,7 +17,7 @@ export const authenticate = t.middleware(async ({ ctx, next }) => {
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {
-    await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ANONYMOUS_PER_MINUTE);
+    await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ctx.deps.config.anonymousPerMinute);
     throw unauthenticated();
   }
   return next({ ctx: { principal } });

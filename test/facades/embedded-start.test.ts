@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits until the child's stdout matches, or fails with what it printed. */
+function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = out.match(pattern);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}; output:\n${out}`)));
+  });
+}
+
+let child: ChildProcess | undefined;
+let dataDir = '';
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start with no environment', () => {
+  it('starts an embedded PostgreSQL, prints a sandbox key and serves search', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'ads-embedded-'));
+    await chmod(dataDir, 0o755); // the embedded server runs as the postgres user and must reach its folder
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [, baseUrl] = await waitFor(child, /listening on (http:\/\/[\d.]+:\d+)/, 60_000);
+    const [, key] = await waitFor(child, /Sandbox key \(demo account\): (svc_test_\w+)/, 10_000);
+    expect((await readFile(path.join(dataDir, 'demo-sandbox-key'), 'utf8')).trim()).toBe(key);
+
+    const res = await fetch(`${baseUrl}/v1/search?location=Lisbon`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { platform: string }[] };
+    expect(body.data).toHaveLength(20);
+    expect(new Set(body.data.map((p) => p.platform)).size).toBeGreaterThan(1);
+
+    const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 90_000);
+});

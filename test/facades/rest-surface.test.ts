@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/common-rules.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe('the REST surface', () => {
+  it('answers JSON 404 for unknown routes and 405 with Allow for wrong methods', async () => {
+    await expectError(await app.get('/v1/nothing-here'), 404, 'not_found');
+    await expectError(await app.get('/elsewhere'), 404, 'not_found');
+    const res = await fetch(`${app.baseUrl}/v1/account`, { method: 'DELETE' });
+    expect(res.headers.get('allow')).toBe('GET');
+    await expectError(res, 405, 'method_not_allowed');
+    const put = await fetch(`${app.baseUrl}/v1/search`, { method: 'PUT' });
+    expect(put.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('serves health and readiness probes', async () => {
+    expect(await (await app.get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(await (await app.get('/readyz')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('publishes an OpenAPI 3.1 document with the 202 answer and the real error body', async () => {
+    const doc = await (await app.get('/v1/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\.1/);
+    const paths = Object.keys(doc.paths).sort();
+    expect(paths).toEqual(['/account', '/availability', '/jobs/{jobId}', '/listing/{platform}/{id}', '/price', '/price-compare', '/reviews', '/search']);
+    expect(Object.keys(doc.paths['/search'])).toEqual(expect.arrayContaining(['get', 'post']));
+    const search = doc.paths['/search'].get;
+    expect(search.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/Accepted');
+    expect(search.responses['202'].headers['Retry-After']).toBeDefined();
+    expect(search.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(doc.paths['/account'].get.responses['202']).toBeUndefined();
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'requestId', 'retryable', 'docUrl']));
+    const params = search.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['location', 'checkIn', 'checkOut', 'childAges', 'platforms', 'limit', 'cursor', 'sort', 'currency']));
+    const limit = search.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(doc.servers[0].url).toBe('http://api.test/v1');
+  });
+
+  it('renders a readable reference page', async () => {
+    const res = await app.get('/docs');
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    for (const text of ['GET</span> /v1/search', 'POST</span> /v1/search', '/v1/price-compare', 'id="error-invalid_cursor"', 'sandbox:partial']) {
+      expect(html).toContain(text);
+    }
+    expect(html).not.toMatch(/<script/);
+  });
+
+  it('never answers 500 for hostile input', async () => {
+    const { key } = await app.newKey('sandbox');
+    const hostile = [
+      '/v1/search?location=%00', '/v1/search?location=' + 'x'.repeat(5000), '/v1/search?limit=1e400&location=a',
+      '/v1/search?location=a&childAges=-1', '/v1/search?location=a&children=1&childAges=1,2,3', '/v1/search?location[]=a&location[]=b',
+      '/v1/search?location=a&platforms=', '/v1/search?location=a&cursor=' + 'A'.repeat(3000), '/v1/search?location=a&minGuestRating=NaN',
+      '/v1/listing/airbnb/' + '%2F'.repeat(300), '/v1/listing/%ZZ/1', '/v1/reviews?platform=airbnb&url=' + encodeURIComponent('https://[::1]:80/rooms/1'),
+      '/v1/availability?platform=airbnb&listingIds=' + ','.repeat(100) + '&startDate=2030-01-01&endDate=2030-01-02',
+      '/v1/price-compare?name=a&checkIn=9999-99-99&checkOut=2030-01-01', '/v1/search?__proto__=1&location=a&constructor=2',
+    ];
+    for (const path of hostile) {
+      const res = await app.get(path, key);
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers.get('x-request-id'), path).toMatch(/^req_/);
+    }
+    const bodies = ['[]', '"x"', 'null', '{"location": {"$gt": 1}}', '{"location":"a","limit":"5"}'];
+    for (const body of bodies) {
+      const res = await fetch(`${app.baseUrl}/v1/search`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+      expect(res.status, body).toBeLessThan(500);
+    }
+    const big = await fetch(`${app.baseUrl}/v1/search`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ location: 'x'.repeat(200_000) }) });
+    await expectError(big, 413, 'payload_too_large');
+  });
+});
