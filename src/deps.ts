@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AdapterSet, Clock } from './domain/ports.js';
 import type { Cache, IdGenerator, KeyStore, Ledger, RateLimiter } from './domain/service-ports.js';
@@ -13,6 +14,8 @@ import { createPgLedger } from './adapters/postgres/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/admin.js';
 import { systemClock } from './adapters/system/clock.js';
 import { createIds } from './adapters/system/ids.js';
+import { createRedisCache } from './adapters/redis/cache.js';
+import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -37,6 +40,8 @@ export interface DepsOverrides {
   cache?: Cache;
   limiter?: RateLimiter;
   log?: Logger;
+  /** A connected Redis: cache and rate limits are then shared by every process. */
+  redis?: Redis;
 }
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
@@ -45,16 +50,19 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
+  const log = overrides.log ?? pino({ level: config.logLevel });
+  const { redis } = overrides;
+  const memoryLimiter = createMemoryRateLimiter(clock);
   return {
     config,
-    log: overrides.log ?? pino({ level: config.logLevel }),
+    log,
     clock,
     ids,
     keys: createPgKeyStore(database.db),
     ledger,
     admin: createAdmin(database.db, ledger, ids),
-    cache: overrides.cache ?? createMemoryCache(clock),
-    limiter: overrides.limiter ?? createMemoryRateLimiter(clock),
+    cache: overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock)),
+    limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
       live: overrides.platforms?.live ?? createLiveAdapters(),
@@ -67,6 +75,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         return false;
       }
     },
-    close: () => database.close(),
+    async close() {
+      await database.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
   };
 }

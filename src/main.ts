@@ -4,6 +4,7 @@ import { parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
 import { createHttpServer } from './server.js';
+import { connectRedis } from './adapters/redis/client.js';
 
 const DEMO_EMAIL = 'demo@example.com';
 
@@ -21,7 +22,8 @@ async function ensureDemoAccount(deps: Deps, dataDir: string): Promise<string | 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const database = await openDatabase(config, (line) => console.error(line));
-  const deps = createDeps(config, database.url);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const deps = createDeps(config, database.url, redis ? { redis } : {});
   const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
   const server = createHttpServer(deps);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   console.log(`Accommodation Data Service listening on ${where} (docs: ${where}/docs)`);
   if (database.embedded) console.log(`Database: embedded PostgreSQL in ${path.resolve(config.dataDir, 'pg')}`);
+  console.log(redis ? 'Cache and rate limits: Redis (shared by every process)' : 'Cache and rate limits: in-process (set REDIS_URL to share them)');
   if (demoKey) {
     console.log(`Sandbox key (demo account): ${demoKey}`);
     console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "${where}/v1/search?location=Lisbon"`);

@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RateDecision, RateLimiter } from '../../domain/service-ports.js';
+
+/**
+ * Token bucket in one atomic script on Redis time (spec 8.1), so every API process shares exact
+ * limits. Same arithmetic as the in-process twin: `capacity` tokens refilled over 60 s.
+ * Returns { allowed, remaining (floored), resetAtMs, retryAfterMs }.
+ */
+const TAKE_TOKEN = `
+local capacity = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local per_ms = capacity / 60000
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then tokens = capacity; at = now end
+tokens = math.min(capacity, tokens + math.max(0, now - at) * per_ms)
+local allowed = 0
+if tokens >= 1 then tokens = tokens - 1; allowed = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+local full_in = math.ceil((capacity - tokens) / per_ms)
+redis.call('PEXPIRE', KEYS[1], full_in + 1000)
+local retry = 0
+if allowed == 0 then retry = math.ceil((1 - tokens) / per_ms) end
+return { allowed, math.floor(tokens), now + full_in, retry }
+`;
+
+type WithTakeToken = Redis & { takeToken(key: string, capacity: number): Promise<number[]> };
+
+export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter, log: Logger): RateLimiter {
+  // defineCommand sends EVALSHA and reloads the script on NOSCRIPT by itself.
+  if (!('takeToken' in redis)) redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+  const client = redis as WithTakeToken;
+  let warnedAt = 0;
+  return {
+    async take(bucket, capacity): Promise<RateDecision> {
+      try {
+        const [allowed, remaining, resetAtMs, retryAfterMs] = await client.takeToken(`rl:${bucket}`, capacity);
+        return { allowed: allowed === 1, limit: capacity, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! };
+      } catch (err) {
+        // Documented policy: with Redis down, limits hold per process rather than not at all.
+        if (Date.now() - warnedAt > 60_000) {
+          warnedAt = Date.now();
+          log.warn({ err: String(err) }, 'rate limiter: Redis unavailable, using in-process buckets');
+        }
+        return fallback.take(bucket, capacity);
+      }
+    },
+  };
+}
