@@ -9,7 +9,7 @@ import { isPlanCode } from './domain/plans.js';
  * exit code 1 (2 for usage).
  *   account create --email E [--plan P] [--credits N] [--unverified] [--password P]
  *   key create --account ID --env live|sandbox
- *   key revoke --key KEY_ID
+ *   key revoke --key KEY_ID|KEY
  *   credits grant --account ID --amount N
  */
 class UsageError extends Error {}
@@ -21,14 +21,20 @@ function wholeNumber(value: string | undefined, name: string, allowNegative = fa
 }
 
 async function run(argv: string[]): Promise<unknown> {
-  const { positionals, values } = parseArgs({
+  let parsed;
+  try {
+    parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       email: { type: 'string' }, plan: { type: 'string' }, credits: { type: 'string' }, unverified: { type: 'boolean' },
       password: { type: 'string' }, account: { type: 'string' }, env: { type: 'string' }, amount: { type: 'string' }, key: { type: 'string' },
     },
-  });
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { positionals, values } = parsed;
   const command = positionals.join(' ');
   const known = ['account create', 'key create', 'key revoke', 'credits grant'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"; expected one of: ${known.join(', ')}`);
@@ -48,11 +54,11 @@ async function run(argv: string[]): Promise<unknown> {
       case 'key create': {
         if (!values.account) throw new UsageError('--account is required');
         if (values.env !== 'live' && values.env !== 'sandbox') throw new UsageError('--env must be live or sandbox');
-        const { key } = await deps.admin.createKey(values.account, values.env);
-        return { key };
+        const { key, keyId } = await deps.admin.createKey(values.account, values.env);
+        return { key, keyId };
       }
       case 'key revoke': {
-        if (!values.key) throw new UsageError('--key (the key id) is required');
+        if (!values.key) throw new UsageError('--key (the key id, or the key itself) is required');
         return { revoked: await deps.admin.revokeKey(values.key) };
       }
       default: {

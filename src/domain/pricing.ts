@@ -57,3 +57,19 @@ export function legCredits(schedule: CreditSchedule, env: KeyEnv, op: Operation,
   if (env === 'sandbox' || !leg.ok || leg.count < 1) return 0;
   return schedule === 'reference' ? referenceCost(op, leg) : summaryCost(op, leg);
 }
+
+/** The most a call can cost, from its shape alone: checked against the balance before any upstream work (402). */
+export interface CallShape {
+  /** Platforms the call fans out to (search), or the one platform. */
+  platforms: Platform[];
+  /** Most items a leg can bill for: search/reviews limit, availability listings, 1 otherwise. */
+  maxItems: number;
+  days?: number;
+}
+
+export function maxCredits(schedule: CreditSchedule, env: KeyEnv, op: Operation, shape: CallShape): number {
+  return shape.platforms.reduce(
+    (sum, platform) => sum + legCredits(schedule, env, op, { platform, ok: true, count: Math.max(1, shape.maxItems), days: shape.days }),
+    0,
+  );
+}

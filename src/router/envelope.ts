@@ -5,6 +5,7 @@ import type { OperationEnv, OperationResult } from '../domain/operations/shared.
 import { legCredits } from '../domain/pricing.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
+import { assertCanPay } from './credits.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -16,6 +17,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     now: deps.clock.now(),
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
+    beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { newApiKey } from '../../domain/api-keys.js';
+import { hashKey, isWellFormedKey, newApiKey } from '../../domain/api-keys.js';
 import type { KeyEnv, PlanCode } from '../../domain/plans.js';
 import type { IdGenerator, Ledger } from '../../domain/service-ports.js';
 import type { Db } from './db.js';
@@ -54,14 +54,18 @@ export function createAdmin(db: Db, ledger: Ledger, ids: IdGenerator) {
       return { key, keyId, prefix };
     },
 
-    async revokeKey(keyId: string): Promise<boolean> {
-      const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id });
+    /** Revokes by key id, or by the key itself (matched through its hash). */
+    async revokeKey(keyIdOrKey: string): Promise<boolean> {
+      const match = isWellFormedKey(keyIdOrKey) ? eq(apiKeys.keyHash, hashKey(keyIdOrKey)) : eq(apiKeys.id, keyIdOrKey);
+      const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(match).returning({ id: apiKeys.id });
       return rows.length > 0;
     },
 
     async grantCredits(accountId: string, amount: number): Promise<{ balance: number }> {
+      const [account] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+      if (!account) throw new Error(`account ${accountId} not found`);
       const posted = await ledger.post({ accountId, entryKey: `grant:${randomUUID()}`, amount, reason: 'grant' });
-      if (!posted) throw new Error(`account ${accountId} not found`);
+      if (!posted) throw new Error(`a grant of ${amount} would take the balance below 0`);
       return { balance: posted.balance };
     },
 

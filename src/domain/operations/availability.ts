@@ -40,6 +40,7 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
   }
   const { platform, startDate, endDate } = params;
   const listingIds = [...new Set(params.listingIds)];
+  env.beforeUpstream('availability', { platforms: [platform], maxItems: listingIds.length, days });
   const legs = await runLegs<Adapted<CalendarDay[]> | null>(
     listingIds.map((listingId) => ({
       platform,

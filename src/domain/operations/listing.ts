@@ -19,6 +19,7 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
   const stay = params.checkIn && params.checkOut ? { checkIn: params.checkIn, checkOut: params.checkOut, occupancy: params.occupancy } : null;
 
+  env.beforeUpstream('listing', { platforms: [params.platform], maxItems: 1 });
   const leg = await runLeg<Adapted<Property> | null>(
     {
       platform: params.platform,

@@ -28,6 +28,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
   const adapter = adapterFor(env, 'priceCompare', 'google');
   assertNotInPast(params.checkIn, 'checkIn', env.now);
 
+  env.beforeUpstream('priceCompare', { platforms: ['google'], maxItems: 1 });
   const leg = await runLeg<Adapted<OfferSet> | null>(
     { platform: 'google', run: (signal) => adapter.priceCompare!(params, signal), count: (v) => v?.value.offers.length ?? 0 },
     env.legDeadlineMs,

@@ -19,6 +19,7 @@ export async function getPrice(env: OperationEnv, params: PriceParams): Promise<
   assertNotInPast(params.checkIn, 'checkIn', env.now);
   const { platform, ...req } = params;
 
+  env.beforeUpstream('price', { platforms: [platform], maxItems: 1 });
   const leg = await runLeg<Adapted<Price> | null>(
     { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0) },
     env.legDeadlineMs,

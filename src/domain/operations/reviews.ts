@@ -22,6 +22,7 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
 
+  env.beforeUpstream('reviews', { platforms: [params.platform], maxItems: limit });
   const leg = await runLeg<ReviewsLegResult | null>(
     {
       platform: params.platform,

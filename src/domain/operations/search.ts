@@ -24,6 +24,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const hash = queryHash(query);
   const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
   const positionOf = (p: Platform) => positions[p] ?? 0;
+  env.beforeUpstream('search', { platforms, maxItems: limit });
 
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => ({

@@ -4,6 +4,7 @@ import type { Pagination, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports.js';
 import { isInPast } from '../dates.js';
+import type { CallShape } from '../pricing.js';
 
 /** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
 export interface OperationEnv {
@@ -11,6 +12,8 @@ export interface OperationEnv {
   now: Date;
   cursorSecret: string;
   legDeadlineMs: number;
+  /** Called once input is valid and before any upstream work: may refuse the call (402, 403). */
+  beforeUpstream(op: Operation, shape: CallShape): void;
 }
 
 /** One platform's line in meta.platformResults, before credits are priced. */
