@@ -53,7 +53,7 @@ export function compareForSort(sort: SearchSort): ((a: Property, b: Property) =>
 /**
  * Merges the legs into one page of `limit` items. `recommended` is a round-robin in leg order
  * that continues across pages (the leg that has given fewest items goes next); the other sorts are
- * a k-way merge, ties going to the earlier leg.
+ * a k-way merge in the sort's order (equal values ordered by listing id, then by leg order).
  */
 export function mergePage(legs: LegSlice[], sort: SearchSort, limit: number): MergedPage {
   const compare = compareForSort(sort);

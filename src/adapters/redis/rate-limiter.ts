@@ -4,27 +4,27 @@ import type { RateDecision, RateLimiter } from '../../domain/service-ports.js';
 
 /**
  * Token bucket in one atomic script on Redis time (spec 8.1), so every API process shares exact
- * limits. Same arithmetic as the in-process twin: `capacity` tokens refilled over 60 s.
+ * limits. Same integer arithmetic as the in-process twin: tokens counted in 1/60000ths, refilled by `capacity` units per ms.
  * Returns { allowed, remaining (floored), resetAtMs, retryAfterMs }.
  */
 const TAKE_TOKEN = `
 local capacity = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local per_ms = capacity / 60000
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1])
+local full = capacity * 60000
+local state = redis.call('HMGET', KEYS[1], 'units', 'at')
+local units = tonumber(state[1])
 local at = tonumber(state[2])
-if tokens == nil or at == nil then tokens = capacity; at = now end
-tokens = math.min(capacity, tokens + math.max(0, now - at) * per_ms)
+if units == nil or at == nil then units = full; at = now end
+units = math.min(full, units + math.max(0, now - at) * capacity)
 local allowed = 0
-if tokens >= 1 then tokens = tokens - 1; allowed = 1 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-local full_in = math.ceil((capacity - tokens) / per_ms)
+if units >= 60000 then units = units - 60000; allowed = 1 end
+redis.call('HSET', KEYS[1], 'units', units, 'at', now)
+local full_in = math.ceil((full - units) / capacity)
 redis.call('PEXPIRE', KEYS[1], full_in + 1000)
 local retry = 0
-if allowed == 0 then retry = math.ceil((1 - tokens) / per_ms) end
-return { allowed, math.floor(tokens), now + full_in, retry }
+if allowed == 0 then retry = math.ceil((60000 - units) / capacity) end
+return { allowed, math.floor(units / 60000), now + full_in, retry }
 `;
 
 type WithTakeToken = Redis & { takeToken(key: string, capacity: number): Promise<number[]> };

@@ -33,7 +33,8 @@ export function calendar(seed: string, startDate: string, endDate: string): Cale
       available,
       minNights,
       checkIn: available,
-      checkOut: available || !isBooked(seed, addDays(date, -1)),
+      // A stay can end on a date only if the night before it was free.
+      checkOut: !isBooked(seed, addDays(date, -1)),
       bookable: available && freeRun >= minNights,
     });
   }
