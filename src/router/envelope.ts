@@ -18,6 +18,8 @@ export function operationEnv(ctx: Authed): OperationEnv {
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
+    cache: deps.cache,
+    keyEnv: ctx.principal.env,
   };
 }
 

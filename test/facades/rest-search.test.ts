@@ -58,11 +58,24 @@ describe('GET /v1/search (sandbox)', () => {
     expect(body.data).toHaveLength(20);
     expect(new Set(body.data.map((p) => p.platform)).size).toBeGreaterThanOrEqual(3);
     for (const p of body.data) expect(p.id).toBe(`stays_${p.platform}_${p.platformListingId}`);
-    expect(body.meta).toMatchObject({ platforms: ['airbnb', 'booking', 'vrbo', 'google'], partial: false, creditsCharged: 0, currency: 'USD', cached: false });
+    expect(body.meta).toMatchObject({ platforms: ['airbnb', 'booking', 'vrbo', 'google'], partial: false, creditsCharged: 0, currency: 'USD' });
     expect(body.meta.platformResults.map((r) => r.platform)).toEqual(['airbnb', 'booking', 'vrbo', 'google']);
     expect(body.meta.platformResults.reduce((s, r) => s + r.count, 0)).toBe(20);
     // recommended = round-robin in the order of platforms
     expect(body.data.slice(0, 4).map((p) => p.platform)).toEqual(['airbnb', 'booking', 'vrbo', 'google']);
+  });
+
+  it('serves a repeated request from the cache, per leg', async () => {
+    const first = await page('location=Madrid&platforms=airbnb,vrbo&limit=6');
+    expect(first.meta.cached).toBe(false);
+    const again = await page('location=madrid&limit=6&platforms=airbnb,vrbo&adults=2');
+    expect(again.meta.cached).toBe(true);
+    expect(again.meta.platformResults.every((r) => r.cached)).toBe(true);
+    expect(again.data).toEqual(first.data);
+    // one more platform: the cached legs are reused, the new one is fetched, so the call is not fully cached
+    const wider = await page('location=Madrid&platforms=airbnb,vrbo,booking&limit=6');
+    expect(wider.meta.cached).toBe(false);
+    expect(wider.meta.platformResults.map((r) => r.cached)).toEqual([true, true, false]);
   });
 
   it('answers the same bytes for the same request', async () => {

@@ -5,7 +5,7 @@ import type { AvailabilityItem, CalendarDay } from '../model/availability.js';
 import type { LegStatus, Warning } from '../model/common.js';
 import type { Platform } from '../platforms.js';
 import type { Adapted } from '../ports.js';
-import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export const MAX_WINDOW_DAYS = 365;
 export const MAX_BATCH_LISTINGS = 50;
@@ -46,8 +46,10 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
       platform,
       run: (signal) => adapter.availability!({ listingId, startDate, endDate }, signal),
       count: (v) => (v ? 1 : 0),
+      cache: slot(env, 'availability', { platform, listingId, startDate, endDate }),
     })),
     env.legDeadlineMs,
+    env.cache,
   );
   assertSomeLegSucceeded(legs);
 
@@ -74,7 +76,7 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
     operation: 'availability',
     data: items,
     platforms: [platform],
-    legs: [{ platform, status, count: items.length, cached: false, days }],
+    legs: [{ platform, status, count: items.length, cached: legs.every((l) => l.cached), days }],
     warnings,
     pagination: null,
     currency: 'USD',

@@ -1,8 +1,10 @@
-import { runLeg } from '../fan-out.js';
-import type { Property } from '../model/property.js';
+import { isFailed, runLeg } from '../fan-out.js';
+import type { Warning } from '../model/common.js';
+import type { Price } from '../model/price.js';
+import type { Property, StayPrice } from '../model/property.js';
 import type { Platform } from '../platforms.js';
 import type { Adapted, Occupancy } from '../ports.js';
-import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ListingParams {
   platform: Platform;
@@ -13,31 +15,59 @@ export interface ListingParams {
   currency: string;
 }
 
-/** spec 4.4: one normalised listing; with dates, a price for them is embedded. */
+function stayPriceOf(p: Price): StayPrice {
+  return { currency: p.currency, nightlyPrice: p.nightlyPrice, totalPrice: p.totalPrice, nights: p.nights, fees: p.fees };
+}
+
+/**
+ * spec 4.4: one normalised listing. The detail (24 h cache) and, with dates, the price (1 h cache)
+ * are separate legs run together, so an embedded price is never older than a price quote's.
+ */
 export async function getListing(env: OperationEnv, params: ListingParams): Promise<OperationResult<Property>> {
-  const adapter = adapterFor(env, 'listing', params.platform);
+  const { platform, id: listingId, currency } = params;
+  const adapter = adapterFor(env, 'listing', platform);
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
+  env.beforeUpstream('listing', { platforms: [platform], maxItems: 1 });
   const stay = params.checkIn && params.checkOut ? { checkIn: params.checkIn, checkOut: params.checkOut, occupancy: params.occupancy } : null;
 
-  env.beforeUpstream('listing', { platforms: [params.platform], maxItems: 1 });
-  const leg = await runLeg<Adapted<Property> | null>(
-    {
-      platform: params.platform,
-      run: (signal) => adapter.listing!({ listingId: params.id, currency: params.currency, stay }, signal),
-      count: (v) => (v ? 1 : 0),
-    },
-    env.legDeadlineMs,
-  );
-  assertSomeLegSucceeded([leg]);
-  if (!leg.value) throw listingNotFound(params.platform, params.id, 'id');
+  const [detail, quote] = await Promise.all([
+    runLeg<Adapted<Property> | null>(
+      {
+        platform,
+        run: (signal) => adapter.listing!({ listingId, currency, stay: null }, signal),
+        count: (v) => (v ? 1 : 0),
+        cache: slot(env, 'listing', { platform, listingId, currency }),
+      },
+      env.legDeadlineMs,
+      env.cache,
+    ),
+    stay && adapter.price
+      ? runLeg<Adapted<Price> | null>(
+          { platform, run: (signal) => adapter.price!({ listingId, currency, ...stay }, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', { platform, listingId, currency, ...stay }) },
+          env.legDeadlineMs,
+          env.cache,
+        )
+      : null,
+  ]);
+  assertSomeLegSucceeded([detail]);
+  if (!detail.value) throw listingNotFound(platform, listingId, 'id');
 
+  const warnings: Warning[] = [...detail.warnings, ...detail.value.warnings];
+  let price: StayPrice | null = null;
+  if (quote?.value) {
+    price = stayPriceOf(quote.value.value);
+    warnings.push(...quote.value.warnings);
+  } else if (quote) {
+    warnings.push(...quote.warnings, { code: 'price_unavailable', message: `No price could be had for these dates from ${platform}.`, platform });
+  }
   return {
     operation: 'listing',
-    data: leg.value.value,
-    platforms: [params.platform],
-    legs: [report(leg)],
-    warnings: [...leg.warnings, ...leg.value.warnings],
+    data: { ...detail.value.value, price },
+    platforms: [platform],
+    legs: [{ ...report(detail), cached: detail.cached && (quote?.cached ?? true) }],
+    warnings,
     pagination: null,
-    currency: params.currency,
+    currency,
+    partial: quote !== null && isFailed(quote.status),
   };
 }

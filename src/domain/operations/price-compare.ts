@@ -2,7 +2,7 @@ import { roundToMinor } from '../currency.js';
 import { runLeg } from '../fan-out.js';
 import type { PriceCompare } from '../model/price.js';
 import type { Adapted, OfferSet, Occupancy } from '../ports.js';
-import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceCompareParams {
   name: string | null;
@@ -30,8 +30,14 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
 
   env.beforeUpstream('priceCompare', { platforms: ['google'], maxItems: 1 });
   const leg = await runLeg<Adapted<OfferSet> | null>(
-    { platform: 'google', run: (signal) => adapter.priceCompare!(params, signal), count: (v) => v?.value.offers.length ?? 0 },
+    {
+      platform: 'google',
+      run: (signal) => adapter.priceCompare!(params, signal),
+      count: (v) => v?.value.offers.length ?? 0,
+      cache: slot(env, 'priceCompare', params),
+    },
     env.legDeadlineMs,
+    env.cache,
   );
   assertSomeLegSucceeded([leg]);
   if (leg.value === null || leg.value === undefined) {

@@ -2,7 +2,7 @@ import { runLeg } from '../fan-out.js';
 import type { Price } from '../model/price.js';
 import type { Platform } from '../platforms.js';
 import type { Adapted, Occupancy } from '../ports.js';
-import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceParams {
   platform: Platform;
@@ -21,8 +21,9 @@ export async function getPrice(env: OperationEnv, params: PriceParams): Promise<
 
   env.beforeUpstream('price', { platforms: [platform], maxItems: 1 });
   const leg = await runLeg<Adapted<Price> | null>(
-    { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0) },
+    { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', params) },
     env.legDeadlineMs,
+    env.cache,
   );
   assertSomeLegSucceeded([leg]);
   if (!leg.value) throw listingNotFound(platform, params.listingId);

@@ -3,7 +3,7 @@ import { runLeg } from '../fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
 import type { ReviewSort, ReviewsLegResult } from '../ports.js';
-import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ReviewsParams {
   platform: Platform;
@@ -28,8 +28,10 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
       platform: params.platform,
       run: (signal) => adapter.reviews!({ ...bound, offset, count: limit }, signal),
       count: (v) => v?.reviews.length ?? 0,
+      cache: slot(env, 'reviews', { ...bound, offset, count: limit }),
     },
     env.legDeadlineMs,
+    env.cache,
   );
   assertSomeLegSucceeded([leg]);
   if (leg.value === null) throw listingNotFound(params.platform, params.listingId);

@@ -5,7 +5,7 @@ import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
 import { RATING_SCALE, type Platform } from '../platforms.js';
 import type { SearchLegResult, SearchQuery } from '../ports.js';
-import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, type OperationEnv, type OperationResult } from './shared.js';
+import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface SearchParams extends Omit<SearchQuery, 'platforms'> {
   platforms: Platform[] | null;
@@ -26,13 +26,19 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
 
+  const { platforms: _all, ...legQuery } = query; // a leg's answer does not depend on the other platforms
   const legs = await runLegs<SearchLegResult>(
-    adapters.map((adapter) => ({
-      platform: adapter.platform,
-      run: (signal) => adapter.search!({ query, offset: positionOf(adapter.platform), count: limit }, signal),
-      count: (v) => v.items.length,
-    })),
+    adapters.map((adapter) => {
+      const offset = positionOf(adapter.platform);
+      return {
+        platform: adapter.platform,
+        run: (signal) => adapter.search!({ query, offset, count: limit }, signal),
+        count: (v) => v.items.length,
+        cache: slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
+      };
+    }),
     env.legDeadlineMs,
+    env.cache,
   );
   assertSomeLegSucceeded(legs);
 

@@ -5,6 +5,9 @@ import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports.js';
 import { isInPast } from '../dates.js';
 import type { CallShape } from '../pricing.js';
+import type { Cache } from '../service-ports.js';
+import type { KeyEnv } from '../plans.js';
+import { cacheSlot, type CacheNamespace, type CacheSlot } from '../cache-policy.js';
 
 /** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
 export interface OperationEnv {
@@ -14,6 +17,13 @@ export interface OperationEnv {
   legDeadlineMs: number;
   /** Called once input is valid and before any upstream work: may refuse the call (402, 403). */
   beforeUpstream(op: Operation, shape: CallShape): void;
+  /** Leg cache; sandbox and live answers live under separate keys. */
+  cache: Cache;
+  keyEnv: KeyEnv;
+}
+
+export function slot(env: OperationEnv, ns: CacheNamespace, parts: unknown): CacheSlot {
+  return cacheSlot(env.keyEnv, ns, parts);
 }
 
 /** One platform's line in meta.platformResults, before credits are priced. */

@@ -43,7 +43,7 @@ Successful data responses are <code>{ data, meta }</code>; errors are <code>{ er
 <h2 id="sandbox">Sandbox triggers</h2>
 <table><tr><th>Value</th><th>Where</th><th>Effect</th></tr>
 <tr><td><code>sandbox:partial</code></td><td>search <code>location</code>, price-compare <code>name</code></td><td>one leg fails (the last platform asked for); <code>meta.partial</code> is true and that leg costs 0</td></tr>
-<tr><td><code>sandbox:unavailable</code></td><td><code>location</code>, <code>name</code>, or any listing id</td><td>503 <code>upstream_unavailable</code>, 0 credits</td></tr>
+<tr><td><code>sandbox:unavailable</code></td><td>search <code>location</code>, price-compare <code>name</code> or <code>googleHotelId</code>, or any listing id</td><td>503 <code>upstream_unavailable</code>, 0 credits</td></tr>
 <tr><td><code>sandbox-missing</code></td><td>any listing id, <code>googleHotelId</code> or <code>name</code></td><td>404 <code>listing_not_found</code></td></tr>
 <tr><td>an unknown place</td><td>search <code>location</code></td><td>200 with no items and a <code>no_results</code> warning</td></tr></table>
 <h2>Endpoints</h2>${ops.join('\n')}

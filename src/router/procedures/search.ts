@@ -11,7 +11,8 @@ const DESCRIPTION =
 
 async function run({ ctx, input }: { ctx: Context & { principal: Principal }; input: SearchInput }) {
   const result = await searchStays(operationEnv(ctx), {
-    location: input.location,
+    // Place names are case- and spacing-insensitive: normalised once, so cache keys and cursors agree.
+    location: input.location.replace(/\s+/g, ' ').toLowerCase(),
     checkIn: input.checkIn ?? null,
     checkOut: input.checkOut ?? null,
     occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
