@@ -13,23 +13,28 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Waits until the child's stdout matches, or fails with what it printed. */
-function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+/** Collects a child's output; `until` resolves once everything printed so far matches. */
+function watch(child: ChildProcess) {
   let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = out.match(pattern);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}; output:\n${out}`)));
-  });
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  return {
+    until(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const poll = setInterval(() => {
+          const m = out.match(pattern);
+          if (m) {
+            clearInterval(poll);
+            resolve(m);
+          } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+            clearInterval(poll);
+            reject(new Error(`no ${pattern} (exit ${child.exitCode}); output:\n${out}`));
+          }
+        }, 50);
+      });
+    },
+  };
 }
 
 let child: ChildProcess | undefined;
@@ -45,8 +50,9 @@ describe('npm start with no environment', () => {
     await chmod(dataDir, 0o755); // the embedded server runs as the postgres user and must reach its folder
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const [, baseUrl] = await waitFor(child, /listening on (http:\/\/[\d.]+:\d+)/, 60_000);
-    const [, key] = await waitFor(child, /Sandbox key \(demo account\): (svc_test_\w+)/, 10_000);
+    const output = watch(child);
+    const [, baseUrl] = await output.until(/listening on (http:\/\/[\d.]+:\d+)/, 60_000);
+    const [, key] = await output.until(/Sandbox key \(demo account\): (svc_test_\w+)/, 10_000);
     expect((await readFile(path.join(dataDir, 'demo-sandbox-key'), 'utf8')).trim()).toBe(key);
 
     const res = await fetch(`${baseUrl}/v1/search?location=Lisbon`, { headers: { Authorization: `Bearer ${key}` } });
