@@ -1,5 +1,6 @@
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
+import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
 
@@ -21,7 +22,7 @@ export const listing = authedProcedure
       id: input.id,
       checkIn: input.checkIn ?? null,
       checkOut: input.checkOut ?? null,
-      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      occupancy: occupancyOf(input),
       currency: input.currency,
     });
     return settle(ctx, result);

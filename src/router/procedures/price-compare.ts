@@ -1,5 +1,6 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
+import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
 
@@ -22,7 +23,7 @@ export const priceCompare = authedProcedure
       location: input.location ?? null,
       checkIn: input.checkIn,
       checkOut: input.checkOut,
-      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      occupancy: occupancyOf(input),
       currency: input.currency,
     });
     return settle(ctx, result);

@@ -1,5 +1,6 @@
 import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure } from '../procedure.js';
+import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
 import { idOrUrl } from './listing-ref.js';
@@ -22,7 +23,7 @@ export const price = authedProcedure
       listingId: idOrUrl(input.platform, input.listingId, 'listingId'),
       checkIn: input.checkIn,
       checkOut: input.checkOut,
-      occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+      occupancy: occupancyOf(input),
       currency: input.currency,
     });
     return settle(ctx, result);

@@ -1,5 +1,6 @@
 import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
+import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
 import type { Context } from '../context.js';
@@ -15,7 +16,7 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
     location: input.location.replace(/\s+/g, ' ').toLowerCase(),
     checkIn: input.checkIn ?? null,
     checkOut: input.checkOut ?? null,
-    occupancy: { adults: input.adults, children: input.children, childAges: input.childAges ?? [] },
+    occupancy: occupancyOf(input),
     rooms: input.rooms,
     propertyTypes: [...new Set(input.propertyType ?? [])].sort(),
     amenities: [...new Set(input.amenities ?? [])].sort(),

@@ -24,3 +24,11 @@ export const ChildAges = csv(qInt(z.number().int().min(0).max(17))).optional();
 export const PlatformParam = Platform;
 export const ListingIdParam = z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
+
+/** Who is staying (spec 4.1 defaults: 2 adults, 0 children); shared by every stay-priced input. */
+export const OccupancyFields = { adults: Adults, children: Children, childAges: ChildAges.describe('One age (0-17) per child.') };
+
+/** The occupancy a verb takes, from any input carrying OccupancyFields. */
+export function occupancyOf(input: { adults: number; children: number; childAges?: number[] | undefined }) {
+  return { adults: input.adults, children: input.children, childAges: input.childAges ?? [] };
+}

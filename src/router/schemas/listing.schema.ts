@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Property } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { Adults, ChildAges, Children, Currency, DateParam, ListingIdParam, PlatformParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const ListingInput = z
@@ -10,9 +10,7 @@ export const ListingInput = z
     id: ListingIdParam.describe('Native listing id, case-sensitive, verbatim.'),
     checkIn: DateParam.optional(),
     checkOut: DateParam.optional(),
-    adults: Adults,
-    children: Children,
-    childAges: ChildAges,
+    ...OccupancyFields,
     currency: Currency.default('USD'),
   })
   .superRefine((v, ctx) => {

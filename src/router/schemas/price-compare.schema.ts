@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PriceCompare } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { Adults, ChildAges, Children, Currency, DateParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam } from './common-input.js';
 import { text } from './query.js';
 import { checkChildren, checkStay, fail } from './rules.js';
 
@@ -12,9 +12,7 @@ export const PriceCompareInput = z
     location: text(200).optional().describe('Disambiguating place or "lat,lng"; accompanies name.'),
     checkIn: DateParam,
     checkOut: DateParam,
-    adults: Adults,
-    children: Children,
-    childAges: ChildAges,
+    ...OccupancyFields,
     currency: Currency.default('USD'),
   })
   .superRefine((v, ctx) => {

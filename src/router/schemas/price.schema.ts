@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Price } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { Adults, ChildAges, Children, Currency, DateParam, ListingIdOrUrlParam, PlatformParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const PriceInput = z
@@ -10,9 +10,7 @@ export const PriceInput = z
     listingId: ListingIdOrUrlParam.describe('Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.'),
     checkIn: DateParam,
     checkOut: DateParam,
-    adults: Adults,
-    children: Children,
-    childAges: ChildAges,
+    ...OccupancyFields,
     currency: Currency.default('USD'),
   })
   .superRefine((v, ctx) => {

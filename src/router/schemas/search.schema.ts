@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { Adults, ChildAges, Children, Currency, DateParam, PlatformParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, PlatformParam } from './common-input.js';
 import { csv, qInt, qNum, text } from './query.js';
 import { checkChildren, checkStay, fail } from './rules.js';
 
@@ -12,9 +12,7 @@ export const SearchFields = z.object({
   location: text(200).describe('Place name ("Lisbon") or "lat,lng".'),
   checkIn: DateParam.optional().describe('Required with checkOut; not in the past.'),
   checkOut: DateParam.optional().describe('Required with checkIn; after checkIn.'),
-  adults: Adults,
-  children: Children,
-  childAges: ChildAges.describe('One age (0-17) per child.'),
+  ...OccupancyFields,
   rooms: qInt(z.number().int().min(1).max(10)).default(1),
   propertyType: csv(PropertyType).optional(),
   amenities: csv(Amenity).optional(),
