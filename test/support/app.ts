@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import postgres from 'postgres';
 import { testConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
 import type { KeyEnv, PlanCode } from '../../src/domain/plans.js';
@@ -9,6 +10,8 @@ export interface TestApp {
   baseUrl: string;
   deps: Deps;
   db: TestDatabase;
+  /** A direct connection to the app's database, for assertions. */
+  sql: postgres.Sql;
   /** A new account (verified, free plan unless said) with one key of `env`. */
   newKey(env?: KeyEnv, opts?: { plan?: PlanCode; credits?: number; verified?: boolean }): Promise<{ key: string; keyId: string; accountId: string }>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
@@ -26,10 +29,12 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;
+  const sql = postgres(db.url, { max: 2, onnotice: () => {} });
   return {
     baseUrl,
     deps,
     db,
+    sql,
     async newKey(env = 'sandbox', opts = {}) {
       const { accountId } = await deps.admin.createAccount({
         email: `user${++n}-${Date.now()}@example.com`,
@@ -48,6 +53,7 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.close();
+      await sql.end();
       await db.drop();
     },
   };
