@@ -35,11 +35,25 @@ async function fromCache<T>(cache: Cache, slot: CacheSlot): Promise<T | null> {
   }
 }
 
+/** What legs run with: their deadline, the cache, and an observer for metrics. */
+export interface LegRuntime {
+  legDeadlineMs: number;
+  cache?: Cache;
+  observeLeg?(platform: Platform, status: LegStatus, cached: boolean, ms: number): void;
+}
+
 /**
  * Runs one leg under its own deadline. It never rejects: a thrown LegFailure keeps its status,
  * a deadline becomes `timeout`, anything else `failed`, each with a warning naming the platform.
  */
-export async function runLeg<T>(spec: LegSpec<T>, deadlineMs: number, cache?: Cache): Promise<LegOutcome<T>> {
+export async function runLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOutcome<T>> {
+  const started = performance.now();
+  const outcome = await settleLeg(spec, runtime);
+  runtime.observeLeg?.(outcome.platform, outcome.status, outcome.cached, performance.now() - started);
+  return outcome;
+}
+
+async function settleLeg<T>(spec: LegSpec<T>, { legDeadlineMs: deadlineMs, cache }: LegRuntime): Promise<LegOutcome<T>> {
   if (cache && spec.cache) {
     const hit = await fromCache<T>(cache, spec.cache);
     if (hit !== null) {
@@ -79,8 +93,8 @@ export async function runLeg<T>(spec: LegSpec<T>, deadlineMs: number, cache?: Ca
 }
 
 /** Runs legs concurrently; they settle independently, so the call takes as long as the slowest leg. */
-export function runLegs<T>(specs: LegSpec<T>[], deadlineMs: number, cache?: Cache): Promise<LegOutcome<T>[]> {
-  return Promise.all(specs.map((s) => runLeg(s, deadlineMs, cache)));
+export function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Promise<LegOutcome<T>[]> {
+  return Promise.all(specs.map((s) => runLeg(s, runtime)));
 }
 
 export function isFailed(status: LegStatus): boolean {

@@ -48,8 +48,7 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
       count: (v) => (v ? 1 : 0),
       cache: slot(env, 'availability', { platform, listingId, startDate, endDate }),
     })),
-    env.legDeadlineMs,
-    env.cache,
+    env,
   );
   assertSomeLegSucceeded(legs);
 

@@ -38,14 +38,12 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
         count: (v) => (v ? 1 : 0),
         cache: slot(env, 'listing', { platform, listingId, currency }),
       },
-      env.legDeadlineMs,
-      env.cache,
+      env,
     ),
     stay && adapter.price
       ? runLeg<Adapted<Price> | null>(
           { platform, run: (signal) => adapter.price!({ listingId, currency, ...stay }, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', { platform, listingId, currency, ...stay }) },
-          env.legDeadlineMs,
-          env.cache,
+          env,
         )
       : null,
   ]);

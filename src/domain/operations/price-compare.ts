@@ -36,8 +36,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       count: (v) => v?.value.offers.length ?? 0,
       cache: slot(env, 'priceCompare', params),
     },
-    env.legDeadlineMs,
-    env.cache,
+    env,
   );
   assertSomeLegSucceeded([leg]);
   if (leg.value === null || leg.value === undefined) {

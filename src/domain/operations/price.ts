@@ -22,8 +22,7 @@ export async function getPrice(env: OperationEnv, params: PriceParams): Promise<
   env.beforeUpstream('price', { platforms: [platform], maxItems: 1 });
   const leg = await runLeg<Adapted<Price> | null>(
     { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', params) },
-    env.legDeadlineMs,
-    env.cache,
+    env,
   );
   assertSomeLegSucceeded([leg]);
   if (!leg.value) throw listingNotFound(platform, params.listingId);

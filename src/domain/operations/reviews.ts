@@ -30,8 +30,7 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
       count: (v) => v?.reviews.length ?? 0,
       cache: slot(env, 'reviews', { ...bound, offset, count: limit }),
     },
-    env.legDeadlineMs,
-    env.cache,
+    env,
   );
   assertSomeLegSucceeded([leg]);
   if (leg.value === null) throw listingNotFound(params.platform, params.listingId);

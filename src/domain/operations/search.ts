@@ -37,8 +37,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
         cache: slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
       };
     }),
-    env.legDeadlineMs,
-    env.cache,
+    env,
   );
   assertSomeLegSucceeded(legs);
 

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.js';
-import { isFailed, type LegOutcome } from '../fan-out.js';
+import { isFailed, type LegOutcome, type LegRuntime } from '../fan-out.js';
 import type { Pagination, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports.js';
@@ -10,11 +10,10 @@ import type { KeyEnv } from '../plans.js';
 import { cacheSlot, type CacheNamespace, type CacheSlot } from '../cache-policy.js';
 
 /** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
-export interface OperationEnv {
+export interface OperationEnv extends LegRuntime {
   adapters: AdapterSet;
   now: Date;
   cursorSecret: string;
-  legDeadlineMs: number;
   /** Called once input is valid and before any upstream work: may refuse the call (402, 403). */
   beforeUpstream(op: Operation, shape: CallShape): void;
   /** Leg cache; sandbox and live answers live under separate keys. */
