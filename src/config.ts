@@ -13,6 +13,8 @@ const Env = z.object({
   CURSOR_SECRET: z.string().min(16).optional(),
   CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
   LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
@@ -29,6 +31,9 @@ export interface Config {
   cursorSecret: string;
   creditSchedule: (typeof CREDIT_SCHEDULES)[number];
   legDeadlineMs: number;
+  /** Consecutive failed legs that open a live platform's circuit breaker, and how long it stays open. */
+  breakerFailures: number;
+  breakerHalfOpenMs: number;
   /** Bucket per client address for calls without a valid key, so key guessing is slow. */
   anonymousPerMinute: number;
   logLevel: string;
@@ -59,6 +64,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     creditSchedule: e.CREDIT_SCHEDULE,
     legDeadlineMs: e.LEG_DEADLINE_MS,
     anonymousPerMinute: e.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+    breakerFailures: e.BREAKER_FAILURES,
+    breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,
     production,
   };

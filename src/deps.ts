@@ -8,6 +8,8 @@ import { createMemoryCache } from './adapters/memory/cache.js';
 import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
 import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
 import { createLiveAdapters } from './adapters/platforms/registry.js';
+import { withCircuitBreakers } from './adapters/platforms/circuit-breakers.js';
+import { PLATFORMS } from './domain/platforms.js';
 import { connect, type Database } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/key-store.js';
 import { createPgLedger } from './adapters/postgres/ledger.js';
@@ -65,7 +67,11 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
-      live: overrides.platforms?.live ?? createLiveAdapters(),
+      // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
+      live: withCircuitBreakers(overrides.platforms?.live ?? createLiveAdapters(), PLATFORMS, {
+        failures: config.breakerFailures,
+        halfOpenAfterMs: config.breakerHalfOpenMs,
+      }),
     },
     async ready() {
       try {

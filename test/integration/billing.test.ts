@@ -8,7 +8,7 @@ let app: TestApp;
 let fake: FakePlatforms;
 beforeAll(async () => {
   fake = fakePlatforms();
-  app = await startTestApp({ platforms: { live: fake.adapters }, config: { legDeadlineMs: 400 } });
+  app = await startTestApp({ platforms: { live: fake.adapters }, config: { legDeadlineMs: 400, breakerFailures: 3, breakerHalfOpenMs: 300 } });
 });
 beforeEach(() => fake.reset());
 afterAll(() => app.close());
@@ -110,5 +110,20 @@ describe('credits for live keys', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await expectError(res, 429, 'rate_limit_exceeded');
     expect(await balanceOf(accountId)).toBe(100);
+  });
+
+  it('opens a platform breaker after repeated failures: its legs then fail at once, for free', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    fake.set('vrbo', { mode: 'fail' });
+    for (let i = 0; i < 3; i++) await app.get(`/v1/listing/vrbo/60000${10 + i}`, key);
+    const before = fake.calls();
+    const open = await expectError(await app.get('/v1/listing/vrbo/6000020', key), 503, 'upstream_unavailable');
+    expect(fake.calls()).toBe(before);
+    expect(open.message).toContain('vrbo: failed');
+    fake.reset();
+    await new Promise((r) => setTimeout(r, 350));
+    expect((await app.get('/v1/listing/vrbo/6000021', key)).status).toBe(200);
+    expect(fake.calls()).toBe(before + 1);
+    expect(await balanceOf(accountId)).toBe(99);
   });
 });
