@@ -15,6 +15,7 @@ import { createPgKeyStore } from './adapters/postgres/key-store.js';
 import { createPgLedger } from './adapters/postgres/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/admin.js';
 import { systemClock } from './adapters/system/clock.js';
+import { createMetrics, type Metrics } from './adapters/system/metrics.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
@@ -23,6 +24,7 @@ import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
 export interface Deps {
   config: Config;
   log: Logger;
+  metrics: Metrics;
   clock: Clock;
   ids: IdGenerator;
   keys: KeyStore;
@@ -58,6 +60,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   return {
     config,
     log,
+    metrics: createMetrics(),
     clock,
     ids,
     keys: createPgKeyStore(database.db),

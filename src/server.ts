@@ -25,6 +25,11 @@ export function createHttpServer(deps: Deps): Server {
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
+    if (path === '/metrics') {
+      res.setHeader('Content-Type', deps.metrics.registry.contentType);
+      res.end(await deps.metrics.registry.metrics());
+      return;
+    }
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');

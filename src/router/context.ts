@@ -8,6 +8,9 @@ export type Transport = 'rest' | 'trpc' | 'mcp';
 export interface ResponseBag {
   status?: number;
   headers: Record<string, string>;
+  /** For the request log: the caller's key prefix (never the key) and what the call cost. */
+  keyPrefix?: string;
+  creditsCharged?: number;
 }
 
 /**

@@ -20,6 +20,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
     cache: deps.cache,
     keyEnv: ctx.principal.env,
+    observeLeg: deps.metrics.observeLeg,
   };
 }
 
@@ -51,6 +52,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
     });
     if (!posted) throw new ServiceError('credit_balance_too_low', `This call costs ${creditsCharged} credits; the balance is lower. Nothing was charged.`);
   }
+  ctx.res.creditsCharged = creditsCharged;
+  ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
   return {
     data: result.data,
     meta: {

@@ -10,6 +10,28 @@ import { routeTable } from './routes.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
+interface RequestRecord {
+  face: string;
+  /** Known up front on REST; on tRPC it is read from the context when the response is done. */
+  requestId?: string;
+  method: string;
+  route: string;
+  bag(): { requestId?: string; keyPrefix?: string; creditsCharged?: number } | undefined;
+}
+
+/** One structured line per request (never the key, only its prefix), and the request counter. */
+export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecord): void {
+  const started = performance.now();
+  res.on('finish', () => {
+    const bag = r.bag();
+    deps.metrics.observeRequest(r.face, r.route, res.statusCode);
+    deps.log.info(
+      { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status: res.statusCode, keyPrefix: bag?.keyPrefix, credits: bag?.creditsCharged ?? 0, durationMs: Math.round((performance.now() - started) * 100) / 100 },
+      'request',
+    );
+  });
+}
+
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, deps: Deps, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   res.statusCode = err.status;
@@ -57,6 +79,8 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     const requestId = deps.ids.requestId();
     res.setHeader('X-Request-Id', requestId);
     const method = req.method ?? 'GET';
+    const route = routes.templateOf(path);
+    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: route ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res });
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(openApiDocument));

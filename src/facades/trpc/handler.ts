@@ -3,17 +3,35 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Deps } from '../../deps.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
+import { logWhenFinished } from '../rest/handler.js';
 
 /**
  * The internal tRPC face for our dashboards (`/trpc`), over the same router and pipeline. Errors
  * carry the REST error body under `error.data.apiError`.
  */
 export function createTrpcHandler(deps: Deps) {
-  return createHTTPHandler({
+  const contexts = new WeakMap<IncomingMessage, Context>();
+  const handle = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: ({ req }: { req: IncomingMessage }) =>
-      createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress }),
+    createContext: ({ req }: { req: IncomingMessage }) => {
+      const ctx = createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress });
+      contexts.set(req, ctx);
+      return ctx;
+    },
     responseMeta: ({ ctx }) => ({ headers: (ctx as Context | undefined)?.res.headers ?? {} }),
   }) as (req: IncomingMessage, res: ServerResponse) => void;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const procedure = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
+    logWhenFinished(deps, res, {
+      face: 'trpc',
+      method: req.method ?? 'GET',
+      route: procedure,
+      bag: () => {
+        const ctx = contexts.get(req);
+        return ctx && { ...ctx.res, requestId: ctx.requestId };
+      },
+    });
+    handle(req, res);
+  };
 }

@@ -20,5 +20,6 @@ export const authenticate = t.middleware(async ({ ctx, next }) => {
     await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ctx.deps.config.anonymousPerMinute);
     throw unauthenticated();
   }
+  ctx.res.keyPrefix = principal.keyPrefix;
   return next({ ctx: { principal } });
 });

@@ -1,0 +1,37 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { fakePlatforms } from '../support/fake-platforms.js';
+
+const lines: string[] = [];
+let app: TestApp;
+beforeAll(async () => {
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  app = await startTestApp({ log, platforms: { live: fakePlatforms().adapters } });
+});
+afterAll(() => app.close());
+
+describe('request logs and metrics', () => {
+  it('logs one line per request with the request id, key prefix, status, credits and duration, never the key', async () => {
+    const { key } = await app.newKey('live', { credits: 50 });
+    const res = await app.get('/v1/search?location=Lisbon&platforms=airbnb', key);
+    const requestId = res.headers.get('x-request-id')!;
+    await res.text();
+    await app.get('/v1/account', 'svc_live_' + 'x'.repeat(43));
+    await new Promise((r) => setTimeout(r, 20));
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = entries.find((e) => e.requestId === requestId);
+    expect(line).toMatchObject({ msg: 'request', face: 'rest', method: 'GET', route: '/search', status: 200, keyPrefix: key.slice(0, 15), credits: 5 });
+    expect(line!.durationMs).toEqual(expect.any(Number));
+    expect(entries.some((e) => e.status === 401 && e.route === '/account')).toBe(true);
+    expect(lines.join('\n')).not.toContain(key);
+    expect(lines.join('\n')).not.toContain(key.slice(15));
+  });
+
+  it('exposes Prometheus metrics: requests, leg latency per platform, credits', async () => {
+    const text = await (await app.get('/metrics')).text();
+    expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="200"\} \d+/);
+    expect(text).toMatch(/ads_leg_duration_seconds_count\{platform="airbnb",status="ok",cached="false"\} \d+/);
+    expect(text).toMatch(/ads_credits_charged_total\{operation="search"\} 5/);
+  });
+});
