@@ -10,7 +10,9 @@ afterAll(() => app.close());
 
 describe('the REST surface', () => {
   it('answers JSON 404 for unknown routes and 405 with Allow for wrong methods', async () => {
-    await expectError(await app.get('/v1/nothing-here'), 404, 'not_found');
+    const missing = await app.get('/v1/nothing-here');
+    expect(missing.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    await expectError(missing, 404, 'not_found');
     await expectError(await app.get('/elsewhere'), 404, 'not_found');
     const res = await fetch(`${app.baseUrl}/v1/account`, { method: 'DELETE' });
     expect(res.headers.get('allow')).toBe('GET');

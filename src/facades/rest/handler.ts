@@ -7,6 +7,7 @@ import { createContext, type Context } from '../../router/context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { routeTable } from './routes.js';
+import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -87,9 +88,13 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       return;
     }
     const allowed = routes.allowedMethods(path);
-    if (allowed.length === 0) return sendError(res, new ServiceError('not_found', `No endpoint at ${path}. See /docs.`), requestId, deps);
-    if (!allowed.includes(method)) {
-      return sendError(res, new ServiceError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`), requestId, deps, { Allow: allowed.join(', ') });
+    if (allowed.length === 0 || !allowed.includes(method)) {
+      // Answered before the pipeline, but still counted against the caller's address (spec 8.1).
+      const decision = await deps.limiter.take(`anon:${req.socket.remoteAddress ?? 'unknown'}`, deps.config.anonymousPerMinute);
+      const headers = rateLimitHeaders(decision, deps.clock.now().getTime());
+      if (allowed.length === 0) return sendError(res, new ServiceError('not_found', `No endpoint at ${path}. See /docs.`), requestId, deps, headers);
+      const methods = allowed.join(', ');
+      return sendError(res, new ServiceError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`), requestId, deps, { ...headers, Allow: methods });
     }
 
     let bodyError: ServiceError | undefined;
