@@ -22,6 +22,11 @@ export function createHttpServer(deps: Deps): Server {
     const q = raw.indexOf('?');
     const path = q < 0 ? raw : raw.slice(0, q);
     const search = q < 0 ? '' : raw.slice(q + 1);
+    // WHATWG URL parsing (used by the REST library) would resolve these; refuse them so every
+    // part of the service routes the same path.
+    if (/\\|%5c|(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
+      return sendError(res, new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).'), deps.ids.requestId(), deps);
+    }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });

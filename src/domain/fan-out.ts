@@ -1,5 +1,5 @@
 import type { LegStatus, Warning } from './model/common.js';
-import type { Platform } from './platforms.js';
+import type { Operation, Platform } from './platforms.js';
 import { LegFailure } from './ports.js';
 import type { Cache } from './service-ports.js';
 import type { CacheSlot } from './cache-policy.js';
@@ -17,14 +17,35 @@ export interface LegOutcome<T> {
 
 export interface LegSpec<T> {
   platform: Platform;
+  operation: Operation;
   run(signal: AbortSignal): Promise<T>;
   /** Items in a value; 0 makes the leg `empty`. */
   count(value: T): number;
   /** Where this leg's answer is cached; absent for legs that are never cached. */
   cache?: CacheSlot;
+  /** The adapter's own estimate of this call's duration, when it has one. */
+  expectedMs?: number | undefined;
 }
 
-/** A leg answer read from cache, or null on a miss (or an unreadable entry). */
+/** What legs run with: their deadline, the cache, the async projection and an observer. */
+export interface LegRuntime {
+  legDeadlineMs: number;
+  cache?: Cache;
+  /** Calls whose uncached legs are projected to take longer answer 202 (spec 4.9); absent: never. */
+  asyncThresholdMs?: number;
+  /** Recent latency of a platform and operation, for legs without their own estimate. */
+  expectedMs?(platform: Platform, operation: Operation): number;
+  observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
+}
+
+/** Thrown before any upstream work when the call should continue as a job. */
+export class AsyncRequired extends Error {
+  constructor(readonly projectedMs: number) {
+    super(`projected to take ${projectedMs} ms`);
+    this.name = 'AsyncRequired';
+  }
+}
+
 async function fromCache<T>(cache: Cache, slot: CacheSlot): Promise<T | null> {
   const hit = await cache.get(slot.key);
   if (hit === null) return null;
@@ -35,66 +56,66 @@ async function fromCache<T>(cache: Cache, slot: CacheSlot): Promise<T | null> {
   }
 }
 
-/** What legs run with: their deadline, the cache, and an observer for metrics. */
-export interface LegRuntime {
-  legDeadlineMs: number;
-  cache?: Cache;
-  observeLeg?(platform: Platform, status: LegStatus, cached: boolean, ms: number): void;
+function outcome<T>(spec: LegSpec<T>, value: T, cached: boolean): LegOutcome<T> {
+  const count = spec.count(value);
+  return { platform: spec.platform, status: count > 0 ? 'ok' : 'empty', value, count, cached, warnings: [] };
 }
 
 /**
- * Runs one leg under its own deadline. It never rejects: a thrown LegFailure keeps its status,
- * a deadline becomes `timeout`, anything else `failed`, each with a warning naming the platform.
+ * Runs one uncached leg under its own deadline. It never rejects: a thrown LegFailure keeps its
+ * status, a deadline becomes `timeout`, anything else `failed`, each with a warning naming the platform.
  */
-export async function runLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOutcome<T>> {
-  const started = performance.now();
-  const outcome = await settleLeg(spec, runtime);
-  runtime.observeLeg?.(outcome.platform, outcome.status, outcome.cached, performance.now() - started);
-  return outcome;
-}
-
-async function settleLeg<T>(spec: LegSpec<T>, { legDeadlineMs: deadlineMs, cache }: LegRuntime): Promise<LegOutcome<T>> {
-  if (cache && spec.cache) {
-    const hit = await fromCache<T>(cache, spec.cache);
-    if (hit !== null) {
-      const count = spec.count(hit);
-      return { platform: spec.platform, status: count > 0 ? 'ok' : 'empty', value: hit, count, cached: true, warnings: [] };
-    }
-  }
+async function fetchLeg<T>(spec: LegSpec<T>, { legDeadlineMs, cache }: LegRuntime): Promise<LegOutcome<T>> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const failure = new LegFailure('timeout', `${spec.platform} did not answer within ${deadlineMs} ms`);
+      const failure = new LegFailure('timeout', `${spec.platform} did not answer within ${legDeadlineMs} ms`);
       controller.abort(failure);
       reject(failure);
-    }, deadlineMs);
+    }, legDeadlineMs);
   });
   try {
     const value = await Promise.race([spec.run(controller.signal), deadline]);
     clearTimeout(timer);
-    const count = spec.count(value);
     // Answers are cached, failures and "not found" (null) are not: the next call asks again.
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);
-    return { platform: spec.platform, status: count > 0 ? 'ok' : 'empty', value, count, cached: false, warnings: [] };
+    return outcome(spec, value, false);
   } catch (err) {
     const failure = err instanceof LegFailure ? err : new LegFailure('failed', `${spec.platform} failed`);
-    return {
-      platform: spec.platform,
-      status: failure.status,
-      value: undefined,
-      count: 0,
-      cached: false,
-      warnings: [{ code: `leg_${failure.status}`, message: failure.message, platform: spec.platform }],
-    };
+    const warnings = [{ code: `leg_${failure.status}`, message: failure.message, platform: spec.platform }];
+    return { platform: spec.platform, status: failure.status, value: undefined, count: 0, cached: false, warnings };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Runs legs concurrently; they settle independently, so the call takes as long as the slowest leg. */
-export function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Promise<LegOutcome<T>[]> {
-  return Promise.all(specs.map((s) => runLeg(s, runtime)));
+/**
+ * Runs legs concurrently; they settle independently, so the call takes as long as the slowest
+ * leg. Cached legs are read first: a fully cached call never goes async, and a call whose
+ * uncached legs are projected past the threshold throws AsyncRequired before any upstream work.
+ */
+export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Promise<LegOutcome<T>[]> {
+  const { cache } = runtime;
+  const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache) : null)));
+  const misses = specs.filter((_, i) => hits[i] === null);
+  if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
+    const projected = Math.max(...misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0));
+    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected);
+  }
+  return Promise.all(
+    specs.map(async (spec, i) => {
+      const hit = hits[i];
+      const started = performance.now();
+      const result = hit !== null && hit !== undefined ? outcome(spec, hit, true) : await fetchLeg(spec, runtime);
+      runtime.observeLeg?.(spec.platform, spec.operation, result.status, result.cached, performance.now() - started);
+      return result;
+    }),
+  );
+}
+
+export async function runLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOutcome<T>> {
+  return (await runLegs([spec], runtime))[0]!;
 }
 
 export function isFailed(status: LegStatus): boolean {

@@ -15,6 +15,8 @@ import type { SearchSort } from './merge.js';
 export interface PlatformAdapter {
   readonly platform: Platform;
   readonly operations: ReadonlySet<Operation>;
+  /** How long this call is expected to take (ms), when the adapter knows better than recent latency. */
+  expectedMs?(op: Operation, req: unknown): number | undefined;
   search?(req: SearchLegRequest, signal: AbortSignal): Promise<SearchLegResult>;
   listing?(req: ListingRequest, signal: AbortSignal): Promise<Adapted<Property> | null>;
   price?(req: PriceRequest, signal: AbortSignal): Promise<Adapted<Price> | null>;

@@ -51,6 +51,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       reason: result.operation,
     });
     if (!posted) throw new ServiceError('credit_balance_too_low', `This call costs ${creditsCharged} credits; the balance is lower. Nothing was charged.`);
+    // A request id is never reused; if its entry exists, this call was not paid for and gets no data.
+    if (posted.duplicate) throw new Error(`ledger entry req:${ctx.requestId} was already posted`);
   }
   ctx.res.creditsCharged = creditsCharged;
   ctx.deps.metrics.observeCredits(result.operation, creditsCharged);

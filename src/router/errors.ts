@@ -30,30 +30,34 @@ function isZodError(e: unknown): e is { issues: ZodLikeIssue[] } {
 }
 
 /** The first validation issue as the spec's error: codes carried by rules, else by field. */
-export function fromValidation(issues: ZodLikeIssue[]): ServiceError {
+export function fromValidation(issues: ZodLikeIssue[], rawInput?: unknown): ServiceError {
   const issue = issues[0]!;
+  const top = issue.path[0];
+  const given = rawInput && typeof rawInput === 'object' && top !== undefined ? (rawInput as Record<PropertyKey, unknown>)[top] : undefined;
   const param = issue.path.map(String).join('.') || undefined;
   if (issue.params?.apiCode) return new ServiceError(issue.params.apiCode, issue.message, { subCode: issue.params.subCode, param });
   if (issue.path[0] === 'limit') {
     return new ServiceError('limit_out_of_range', 'limit must be a whole number from 1 to 100.', { param: 'limit' });
   }
-  // zod 4 leaves `input` off issues; its message names what it received.
-  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+  // zod 4 leaves `input` off issues: a field is missing when the raw input lacks it.
+  if (issue.path.length === 1 && given === undefined && rawInput !== undefined && issue.code !== 'custom') {
     return new ServiceError('missing_parameter', `${param} is required.`, { param });
   }
   return new ServiceError('invalid_request', `${param ?? 'input'}: ${issue.message}`, { subCode: issue.code, param });
 }
 
 /** Any error as a ServiceError; unknown ones become internal_error with nothing internal in the message. */
-export function toServiceError(err: unknown): ServiceError {
+export function toServiceError(err: unknown, rawInput?: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
   if (err instanceof TRPCError) {
     if (err.cause instanceof ServiceError) return err.cause;
-    if (err.code === 'BAD_REQUEST' && isZodError(err.cause)) return fromValidation(err.cause.issues);
+    if (err.code === 'BAD_REQUEST' && isZodError(err.cause)) return fromValidation(err.cause.issues, rawInput);
     if (err.code === 'PARSE_ERROR') return new ServiceError('invalid_request', 'The request body is not valid JSON.', { subCode: 'invalid_json', param: 'body' });
     if (err.code === 'PAYLOAD_TOO_LARGE') return new ServiceError('payload_too_large', 'The request body is too large.', { param: 'body' });
     if (err.code === 'UNSUPPORTED_MEDIA_TYPE') return new ServiceError('unsupported_media_type', 'Send the body as application/json.', { param: 'body' });
     if (err.code === 'NOT_FOUND' && !err.cause) return new ServiceError('not_found', 'No such endpoint.');
+    if (err.code === 'METHOD_NOT_SUPPORTED') return new ServiceError('method_not_allowed', 'This method is not allowed here.');
+    if (err.code === 'BAD_REQUEST') return new ServiceError('invalid_request', 'The request could not be read (malformed input).', { subCode: 'malformed_input' });
   }
   return new ServiceError('internal_error', 'Something went wrong on our side. Retry, and quote the request id if it persists.');
 }

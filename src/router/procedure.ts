@@ -6,7 +6,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 
 /**
  * The pipeline every operation runs through, in design.md's order: errors mapped (outermost),
- * REST path decoding, auth, rate limit; `.input()` then validates, and the handler runs the verb.
+ * auth, rate limit, then input reading (REST body and path decoding) and `.input()` validation;
+ * the handler runs the verb.
  */
 const rejectUnreadableBody = t.middleware(({ ctx, next }) => {
   if (ctx.bodyError) throw ctx.bodyError;
@@ -15,8 +16,8 @@ const rejectUnreadableBody = t.middleware(({ ctx, next }) => {
 
 export const authedProcedure = t.procedure
   .use(mapErrors)
-  .use(decodeRestPathParams)
   .use(authenticate)
   .use(rateLimit)
-  .use(rejectUnreadableBody);
+  .use(rejectUnreadableBody)
+  .use(decodeRestPathParams);
 export const router = t.router;

@@ -31,7 +31,7 @@ describe('request logs and metrics', () => {
   it('exposes Prometheus metrics: requests, leg latency per platform, credits', async () => {
     const text = await (await app.get('/metrics')).text();
     expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="200"\} \d+/);
-    expect(text).toMatch(/ads_leg_duration_seconds_count\{platform="airbnb",status="ok",cached="false"\} \d+/);
+    expect(text).toMatch(/ads_leg_duration_seconds_count\{platform="airbnb",operation="search",status="ok",cached="false"\} \d+/);
     expect(text).toMatch(/ads_credits_charged_total\{operation="search"\} 5/);
   });
 });

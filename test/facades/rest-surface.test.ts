@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
@@ -77,5 +78,53 @@ describe('the REST surface', () => {
     }
     const big = await fetch(`${app.baseUrl}/v1/search`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ location: 'x'.repeat(200_000) }) });
     await expectError(big, 413, 'payload_too_large');
+  });
+});
+
+describe('paths and faces that must not confuse routing or billing', () => {
+  it('refuses dot segments and backslashes instead of resolving them to another route', async () => {
+    const { key } = await app.newKey('sandbox');
+    // fetch would resolve these itself; node:http sends the path as written
+    const rawGet = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${app.baseUrl}/`, { path, headers: { Authorization: `Bearer ${key}` } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/v1/jobs/x\\..\\..\\search?location=Lisbon', '/v1/listing/airbnb/x/../../../account', '/v1/listing/airbnb/%2e', '/v1/listing/airbnb/%2E%2E', '/v1/listing/airbnb/a%5Cb']) {
+      const res = await rawGet(path);
+      expect({ path, status: res.status, code: JSON.parse(res.body).error.code }).toEqual({ path, status: 404, code: 'not_found' });
+    }
+  });
+
+  it('authenticates before reading a badly encoded path', async () => {
+    const res = await app.get('/v1/listing/airbnb/%E0%A4%A');
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    await expectError(res, 401, 'unauthenticated');
+  });
+
+  it('names a missing enum parameter as missing, and refuses an empty platform list', async () => {
+    const { key } = await app.newKey('sandbox');
+    const missing = await expectError(await app.get('/v1/reviews?listingId=1', key), 400, 'missing_parameter');
+    expect(missing.param).toBe('platform');
+    const empty = await expectError(await app.get('/v1/search?location=Lisbon&platforms=', key), 400, 'invalid_request');
+    expect(empty.param).toBe('platforms');
+    const body = (await (await app.get('/v1/search?location=Lisbon&limit=2&cursor=', key)).json()) as { meta: { pagination: { cursor: string | null } } };
+    expect(body.meta.pagination.cursor).toBeNull();
+  });
+
+  it('answers malformed tRPC input with 400, and serves one call per request (no batching)', async () => {
+    const { key } = await app.newKey('sandbox');
+    const bad = await app.get('/trpc/search?input=notjson', key);
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { data: { apiError: { error: { code: string } } } } };
+    expect(body.error.data.apiError.error.code).toBe('invalid_request');
+    const batch = await app.get(`/trpc/account,account?batch=1&input=${encodeURIComponent('{"0":{},"1":{}}')}`, key);
+    expect(batch.status).toBeGreaterThanOrEqual(400);
+    expect(batch.status).toBeLessThan(500);
   });
 });

@@ -1,4 +1,4 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/router/app-router.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 function client(authorization: string) {
-  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: authorization } })] });
+  return createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: authorization } })] });
 }
 
 describe('internal tRPC face, as a dashboard calls it', () => {

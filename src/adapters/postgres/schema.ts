@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const accounts = pgTable(
   'accounts',
@@ -47,3 +47,41 @@ export const creditLedger = pgTable(
   },
   (t) => [index('credit_ledger_account_idx').on(t.accountId)],
 );
+
+/**
+ * Async jobs (spec 4.9): one row per accepted slow call, polled for free. At most one in-flight
+ * job per account and call (the partial unique index), so identical calls share a job.
+ */
+export const asyncJobs = pgTable(
+  'async_jobs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    keyId: text('key_id').notNull(),
+    keyEnv: text('key_env').notNull(),
+    procedure: text('procedure').notNull(),
+    input: jsonb('input').notNull(),
+    dedupKey: text('dedup_key').notNull(),
+    platforms: jsonb('platforms').$type<string[]>().notNull(),
+    status: text('status').notNull().default('pending'),
+    estimatedSeconds: integer('estimated_seconds').notNull(),
+    result: jsonb('result'),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    error: jsonb('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check('async_jobs_status', sql`${t.status} in ('pending', 'running', 'completed', 'failed')`),
+    uniqueIndex('async_jobs_in_flight').on(t.accountId, t.dedupKey).where(sql`status in ('pending', 'running')`),
+    index('async_jobs_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** Liveness of job workers: a worker whose beat is stale has died, and its locked jobs are released. */
+export const workerHeartbeats = pgTable('worker_heartbeats', {
+  workerId: text('worker_id').primaryKey(),
+  beatAt: timestamp('beat_at', { withTimezone: true }).notNull(),
+});

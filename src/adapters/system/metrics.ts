@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LegStatus } from '../../domain/model/common.js';
-import type { Platform } from '../../domain/platforms.js';
+import type { Operation, Platform } from '../../domain/platforms.js';
 
 /**
  * Prometheus metrics, one registry per process (passed in Deps, never a module global).
@@ -13,8 +13,8 @@ export function createMetrics() {
   const requests = new Counter({ name: 'ads_http_requests_total', help: 'HTTP requests by face, route and status.', labelNames: ['face', 'route', 'status'], registers });
   const legs = new Histogram({
     name: 'ads_leg_duration_seconds',
-    help: 'Platform leg latency by platform, status and whether it came from cache.',
-    labelNames: ['platform', 'status', 'cached'],
+    help: 'Platform leg latency by platform, operation, status and whether it came from cache.',
+    labelNames: ['platform', 'operation', 'status', 'cached'],
     buckets: [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
@@ -24,8 +24,8 @@ export function createMetrics() {
     observeRequest(face: string, route: string, status: number): void {
       requests.inc({ face, route, status: String(status) });
     },
-    observeLeg(platform: Platform, status: LegStatus, cached: boolean, ms: number): void {
-      legs.observe({ platform, status, cached: String(cached) }, ms / 1000);
+    observeLeg(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void {
+      legs.observe({ platform, operation, status, cached: String(cached) }, ms / 1000);
     },
     observeCredits(operation: string, amount: number): void {
       if (amount > 0) credits.inc({ operation }, amount);

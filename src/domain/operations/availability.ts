@@ -44,6 +44,8 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
   const legs = await runLegs<Adapted<CalendarDay[]> | null>(
     listingIds.map((listingId) => ({
       platform,
+      operation: 'availability' as const,
+      expectedMs: adapter.expectedMs?.('availability', { listingId, startDate, endDate }),
       run: (signal) => adapter.availability!({ listingId, startDate, endDate }, signal),
       count: (v) => (v ? 1 : 0),
       cache: slot(env, 'availability', { platform, listingId, startDate, endDate }),

@@ -1,4 +1,4 @@
-import { isFailed, runLeg } from '../fan-out.js';
+import { isFailed, runLegs, type LegOutcome, type LegSpec } from '../fan-out.js';
 import type { Warning } from '../model/common.js';
 import type { Price } from '../model/price.js';
 import type { Property, StayPrice } from '../model/property.js';
@@ -30,23 +30,27 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
   env.beforeUpstream('listing', { platforms: [platform], maxItems: 1 });
   const stay = params.checkIn && params.checkOut ? { checkIn: params.checkIn, checkOut: params.checkOut, occupancy: params.occupancy } : null;
 
-  const [detail, quote] = await Promise.all([
-    runLeg<Adapted<Property> | null>(
-      {
-        platform,
-        run: (signal) => adapter.listing!({ listingId, currency, stay: null }, signal),
-        count: (v) => (v ? 1 : 0),
-        cache: slot(env, 'listing', { platform, listingId, currency }),
-      },
-      env,
-    ),
-    stay && adapter.price
-      ? runLeg<Adapted<Price> | null>(
-          { platform, run: (signal) => adapter.price!({ listingId, currency, ...stay }, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', { platform, listingId, currency, ...stay }) },
-          env,
-        )
-      : null,
-  ]);
+  const detailReq = { listingId, currency, stay: null };
+  const detailSpec: LegSpec<Adapted<Property> | null> = {
+    platform,
+    operation: 'listing',
+    expectedMs: adapter.expectedMs?.('listing', detailReq),
+    run: (signal) => adapter.listing!(detailReq, signal),
+    count: (v) => (v ? 1 : 0),
+    cache: slot(env, 'listing', { platform, listingId, currency }),
+  };
+  const priceReq = stay && adapter.price ? { listingId, currency, ...stay } : null;
+  const priceSpec: LegSpec<Adapted<Price> | null> | null = priceReq && {
+    platform,
+    operation: 'price',
+    expectedMs: adapter.expectedMs?.('price', priceReq),
+    run: (signal) => adapter.price!(priceReq, signal),
+    count: (v) => (v ? 1 : 0),
+    cache: slot(env, 'price', { platform, ...priceReq }),
+  };
+  // Both legs in one run, so the async projection and the cache see the whole call.
+  const specs = [detailSpec, ...(priceSpec ? [priceSpec] : [])] as LegSpec<Adapted<Property | Price> | null>[];
+  const [detail, quote] = (await runLegs(specs, env)) as [LegOutcome<Adapted<Property> | null>, LegOutcome<Adapted<Price> | null> | undefined];
   assertSomeLegSucceeded([detail]);
   if (!detail.value) throw listingNotFound(platform, listingId, 'id');
 
@@ -66,6 +70,6 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
     warnings,
     pagination: null,
     currency,
-    partial: quote !== null && isFailed(quote.status),
+    partial: quote !== undefined && isFailed(quote.status),
   };
 }

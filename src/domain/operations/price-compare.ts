@@ -32,6 +32,8 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
   const leg = await runLeg<Adapted<OfferSet> | null>(
     {
       platform: 'google',
+      operation: 'priceCompare',
+      expectedMs: adapter.expectedMs?.('priceCompare', params),
       run: (signal) => adapter.priceCompare!(params, signal),
       count: (v) => v?.value.offers.length ?? 0,
       cache: slot(env, 'priceCompare', params),
@@ -64,7 +66,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       offers: comparable,
     },
     platforms: ['google'],
-    legs: [report(leg, comparable.length)],
+    legs: [{ ...report(leg, comparable.length), status: comparable.length ? 'ok' : 'empty' }],
     warnings,
     pagination: null,
     currency: params.currency,

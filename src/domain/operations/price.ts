@@ -21,7 +21,14 @@ export async function getPrice(env: OperationEnv, params: PriceParams): Promise<
 
   env.beforeUpstream('price', { platforms: [platform], maxItems: 1 });
   const leg = await runLeg<Adapted<Price> | null>(
-    { platform, run: (signal) => adapter.price!(req, signal), count: (v) => (v ? 1 : 0), cache: slot(env, 'price', params) },
+    {
+      platform,
+      operation: 'price',
+      expectedMs: adapter.expectedMs?.('price', req),
+      run: (signal) => adapter.price!(req, signal),
+      count: (v) => (v ? 1 : 0),
+      cache: slot(env, 'price', params),
+    },
     env,
   );
   assertSomeLegSucceeded([leg]);

@@ -26,6 +26,8 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
   const leg = await runLeg<ReviewsLegResult | null>(
     {
       platform: params.platform,
+      operation: 'reviews',
+      expectedMs: adapter.expectedMs?.('reviews', { ...bound, offset, count: limit }),
       run: (signal) => adapter.reviews!({ ...bound, offset, count: limit }, signal),
       count: (v) => v?.reviews.length ?? 0,
       cache: slot(env, 'reviews', { ...bound, offset, count: limit }),

@@ -30,9 +30,12 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => {
       const offset = positionOf(adapter.platform);
+      const req = { query, offset, count: limit };
       return {
         platform: adapter.platform,
-        run: (signal) => adapter.search!({ query, offset, count: limit }, signal),
+        operation: 'search',
+        expectedMs: adapter.expectedMs?.('search', req),
+        run: (signal) => adapter.search!(req, signal),
         count: (v) => v.items.length,
         cache: slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
       };

@@ -14,6 +14,8 @@ export function createTrpcHandler(deps: Deps) {
   const handle = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
+    // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
+    allowBatching: false,
     createContext: ({ req }: { req: IncomingMessage }) => {
       const ctx = createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress });
       contexts.set(req, ctx);
@@ -22,7 +24,8 @@ export function createTrpcHandler(deps: Deps) {
     responseMeta: ({ ctx }) => ({ headers: (ctx as Context | undefined)?.res.headers ?? {} }),
   }) as (req: IncomingMessage, res: ServerResponse) => void;
   return (req: IncomingMessage, res: ServerResponse) => {
-    const procedure = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
+    const name = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
+    const procedure = Object.hasOwn(appRouter._def.procedures, name) ? name : 'unmatched'; // bounded metric labels
     logWhenFinished(deps, res, {
       face: 'trpc',
       method: req.method ?? 'GET',

@@ -6,10 +6,11 @@ import { toServiceError, toTRPCError } from '../errors.js';
  * the spec's code, so all faces agree on status and body (conventions rule 8). Internal faults are
  * logged with the request id; the client sees only `internal_error`.
  */
-export const mapErrors = t.middleware(async ({ ctx, path, next }) => {
+export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
-  const err = toServiceError(result.error);
+  const rawInput = await getRawInput().catch(() => undefined);
+  const err = toServiceError(result.error, rawInput);
   if (err.code === 'internal_error') {
     ctx.deps.log.error({ requestId: ctx.requestId, path, err: result.error.cause ?? result.error }, 'internal error');
   }

@@ -26,12 +26,17 @@ export function qBool() {
 }
 
 /** An array from `a,b`, repeated keys, `name[]` keys (normalised by the REST face) or a JSON array. */
-export function csv<T extends z.ZodType>(item: T) {
+export function csv<T extends z.ZodType>(item: T, min = 0) {
   return z.preprocess((v) => {
     if (v === undefined || v === null) return v;
     const list = Array.isArray(v) ? v : [v];
     return list.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter((s) => s.length > 0) : [x]));
-  }, z.array(item));
+  }, z.array(item).min(min));
+}
+
+/** An optional string where an empty value means "not given" (`cursor=`). */
+export function optionalText(max: number) {
+  return z.preprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
 }
 
 /** A trimmed, non-empty string of bounded length. */

@@ -3,7 +3,7 @@ import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, PlatformParam } from './common-input.js';
-import { csv, qInt, qNum, text } from './query.js';
+import { csv, optionalText, qInt, qNum, text } from './query.js';
 import { checkChildren, checkStay, fail } from './rules.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -20,9 +20,9 @@ export const SearchFields = z.object({
   priceMin: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
   priceMax: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
-  platforms: csv(PlatformParam).optional().describe('Default: every platform that serves search.'),
+  platforms: csv(PlatformParam, 1).optional().describe('Default: every platform that serves search.'),
   limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default),
-  cursor: z.string().max(2048).optional(),
+  cursor: optionalText(2048),
   sort: z.enum(SEARCH_SORTS).default('recommended'),
   currency: Currency.default('USD'),
 });
