@@ -13,6 +13,13 @@ const Env = z.object({
   CURSOR_SECRET: z.string().min(16).optional(),
   CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
   LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(8_000),
+  RUN_WORKER: z.enum(['true', 'false']).default('true'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
+  WORKER_STALE_MS: z.coerce.number().int().min(500).default(30_000),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(3),
   BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
@@ -31,6 +38,11 @@ export interface Config {
   cursorSecret: string;
   creditSchedule: (typeof CREDIT_SCHEDULES)[number];
   legDeadlineMs: number;
+  /** Calls projected to take longer answer 202 with a job (spec 4.9). */
+  asyncThresholdMs: number;
+  /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
+  runWorker: boolean;
+  worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
   /** Consecutive failed legs that open a live platform's circuit breaker, and how long it stays open. */
   breakerFailures: number;
   breakerHalfOpenMs: number;
@@ -64,6 +76,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     creditSchedule: e.CREDIT_SCHEDULE,
     legDeadlineMs: e.LEG_DEADLINE_MS,
     anonymousPerMinute: e.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+    asyncThresholdMs: e.ASYNC_THRESHOLD_MS,
+    runWorker: e.RUN_WORKER === 'true',
+    worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
     breakerFailures: e.BREAKER_FAILURES,
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Config } from './config.js';
-import { runMigrations } from './adapters/postgres/db.js';
+import { runMigrations as runSchemaMigrations } from './adapters/postgres/db.js';
+import { migrateQueue } from './adapters/jobs/runner.js';
+
+/** Our tables (drizzle/) and the job queue's schema, both idempotent. */
+async function runMigrations(url: string): Promise<void> {
+  await runSchemaMigrations(url);
+  await migrateQueue(url);
+}
 import { startEmbeddedPostgres } from './adapters/postgres/embedded.js';
 
 export interface DatabaseHandle {

@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AdapterSet, Clock } from './domain/ports.js';
-import type { Cache, IdGenerator, KeyStore, Ledger, RateLimiter } from './domain/service-ports.js';
+import type { Cache, IdGenerator, JobStore, KeyStore, Ledger, RateLimiter } from './domain/service-ports.js';
 import type { KeyEnv } from './domain/plans.js';
 import { createMemoryCache } from './adapters/memory/cache.js';
 import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
@@ -16,6 +16,8 @@ import { createPgLedger } from './adapters/postgres/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/admin.js';
 import { systemClock } from './adapters/system/clock.js';
 import { createMetrics, type Metrics } from './adapters/system/metrics.js';
+import { createLatencyTracker, type LatencyTracker } from './adapters/system/latency.js';
+import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
@@ -25,6 +27,8 @@ export interface Deps {
   config: Config;
   log: Logger;
   metrics: Metrics;
+  latency: LatencyTracker;
+  jobs: JobStore;
   clock: Clock;
   ids: IdGenerator;
   keys: KeyStore;
@@ -61,6 +65,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     config,
     log,
     metrics: createMetrics(),
+    latency: createLatencyTracker(),
+    jobs: createPgJobStore(database.db, config.worker.maxAttempts),
     clock,
     ids,
     keys: createPgKeyStore(database.db),

@@ -5,6 +5,8 @@ import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
 import { createHttpServer } from './server.js';
 import { connectRedis } from './adapters/redis/client.js';
+import { startWorker } from './job-worker.js';
+import { onShutdown } from './shutdown.js';
 
 const DEMO_EMAIL = 'demo@example.com';
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const deps = createDeps(config, database.url, redis ? { redis } : {});
   const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
+  const runner = config.runWorker ? await startWorker(deps, database.url) : null;
   const server = createHttpServer(deps);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
 
@@ -33,25 +36,22 @@ async function main(): Promise<void> {
   const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   console.log(`Accommodation Data Service listening on ${where} (docs: ${where}/docs)`);
   if (database.embedded) console.log(`Database: embedded PostgreSQL in ${path.resolve(config.dataDir, 'pg')}`);
+  console.log(runner ? 'Job worker: in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'Job worker: not in this process');
   console.log(redis ? 'Cache and rate limits: Redis (shared by every process)' : 'Cache and rate limits: in-process (set REDIS_URL to share them)');
   if (demoKey) {
     console.log(`Sandbox key (demo account): ${demoKey}`);
     console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "${where}/v1/search?location=Lisbon"`);
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.log.info({ signal }, 'shutting down');
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await deps.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  onShutdown(deps.log, [
+    ['http server', () => {
+      server.closeIdleConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    }],
+    ['job worker', () => runner?.stop()],
+    ['stores', () => deps.close()],
+    ['database', () => database.stop()],
+  ]);
 }
 
 main().catch((err: unknown) => {

@@ -40,7 +40,10 @@ export interface LegRuntime {
 
 /** Thrown before any upstream work when the call should continue as a job. */
 export class AsyncRequired extends Error {
-  constructor(readonly projectedMs: number) {
+  constructor(
+    readonly projectedMs: number,
+    readonly platforms: Platform[],
+  ) {
     super(`projected to take ${projectedMs} ms`);
     this.name = 'AsyncRequired';
   }
@@ -101,7 +104,7 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
   const misses = specs.filter((_, i) => hits[i] === null);
   if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
     const projected = Math.max(...misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0));
-    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected);
+    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))]);
   }
   return Promise.all(
     specs.map(async (spec, i) => {

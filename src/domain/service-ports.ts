@@ -16,6 +16,8 @@ export interface Principal {
 export interface KeyStore {
   /** The principal of an active (not revoked) key with this SHA-256 hex hash, or null. */
   findByHash(keyHash: string): Promise<Principal | null>;
+  /** The principal of a key by id, revoked or not: a job accepted for a key runs to its end. */
+  findById(keyId: string): Promise<Principal | null>;
 }
 
 export interface RateDecision {
@@ -57,4 +59,52 @@ export interface IdGenerator {
   jobId(): string;
   accountId(): string;
   keyId(): string;
+}
+
+/** A job as the service sees it (spec 2.9); `result` is the envelope the synchronous call returns. */
+export interface JobRecord {
+  id: string;
+  accountId: string;
+  keyId: string;
+  keyEnv: KeyEnv;
+  procedure: string;
+  input: unknown;
+  platforms: string[];
+  status: 'pending' | 'running' | 'completed' | 'failed';
+  estimatedSeconds: number;
+  result: { data: unknown; meta: Record<string, unknown> } | null;
+  creditsCharged: number;
+  error: Record<string, unknown> | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  expiresAt: Date;
+}
+
+export interface NewJob {
+  id: string;
+  accountId: string;
+  keyId: string;
+  keyEnv: KeyEnv;
+  procedure: string;
+  input: unknown;
+  dedupKey: string;
+  platforms: string[];
+  estimatedSeconds: number;
+  now: Date;
+  expiresAt: Date;
+}
+
+/** Async jobs (spec 4.9): the row and the queue entry are written in one transaction. */
+export interface JobStore {
+  /** Enqueues, or returns the account's in-flight job for the same call (`created` false). */
+  enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
+  /** The account's job, unless unknown, another account's, or expired at `now`. */
+  find(id: string, accountId: string, now: Date): Promise<JobRecord | null>;
+  /** Marks a job running; null when it is already completed or failed (nothing to do). */
+  start(id: string, now: Date): Promise<JobRecord | null>;
+  /** Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. */
+  complete(id: string, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
+  fail(id: string, error: Record<string, unknown>, now: Date): Promise<void>;
+  /** Deletes jobs past their retention; returns how many. */
+  deleteExpired(now: Date): Promise<number>;
 }

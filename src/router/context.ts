@@ -2,7 +2,8 @@ import type { Deps } from '../deps.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
 
-export type Transport = 'rest' | 'trpc' | 'mcp';
+/** How a call arrived; `worker` is a job being run by the job worker on behalf of its owner. */
+export type Transport = 'rest' | 'trpc' | 'mcp' | 'worker';
 
 /** Status and headers a procedure wants on the response; the REST face writes them (conventions rule 9). */
 export interface ResponseBag {
@@ -29,6 +30,8 @@ export interface Context {
   principal?: Principal;
   /** A body the REST face could not read; reported after auth and rate limit, like any bad input. */
   bodyError?: ServiceError;
+  /** Set when the job worker runs a call: its charge is settled with the job's result. */
+  jobId?: string;
 }
 
 export interface ContextSource {

@@ -20,7 +20,13 @@ export function operationEnv(ctx: Authed): OperationEnv {
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
     cache: deps.cache,
     keyEnv: ctx.principal.env,
-    observeLeg: deps.metrics.observeLeg,
+    // The worker runs calls that were already accepted as jobs: they never go async again.
+    asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
+    expectedMs: deps.latency.expectedMs,
+    observeLeg(platform, operation, status, cached, ms) {
+      deps.metrics.observeLeg(platform, operation, status, cached, ms);
+      if (!cached) deps.latency.observe(platform, operation, status, ms);
+    },
   };
 }
 
@@ -43,7 +49,8 @@ export function priceLegs(ctx: Authed, result: OperationResult<unknown>): Platfo
 export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promise<{ data: T; meta: Meta }> {
   const platformResults = priceLegs(ctx, result);
   const creditsCharged = platformResults.reduce((sum, r) => sum + r.creditsCharged, 0);
-  if (creditsCharged > 0) {
+  // A job's charge is posted by the worker in the transaction that stores its result.
+  if (creditsCharged > 0 && !ctx.jobId) {
     const posted = await ctx.deps.ledger.post({
       accountId: ctx.principal.accountId,
       entryKey: `req:${ctx.requestId}`,

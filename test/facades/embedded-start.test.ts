@@ -19,6 +19,7 @@ function watch(child: ChildProcess) {
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   return {
+    text: () => out,
     until(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
       return new Promise((resolve, reject) => {
         const started = Date.now();
@@ -63,6 +64,7 @@ describe('npm start with no environment', () => {
 
     const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const code = await exited;
+    expect(code, output.text()).toBe(0);
   }, 90_000);
 });

@@ -4,6 +4,7 @@ import { testConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
 import type { KeyEnv, PlanCode } from '../../src/domain/plans.js';
 import { createHttpServer } from '../../src/server.js';
+import { startWorker } from '../../src/job-worker.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 export interface TestApp {
@@ -19,13 +20,19 @@ export interface TestApp {
 }
 
 /** The whole service over real HTTP on a free port, on a fresh real database. */
-export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config> } = {}): Promise<TestApp> {
+export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const { config: configOverrides, ...depsOverrides } = overrides;
+  const { config: configOverrides, worker, ...depsOverrides } = overrides;
   // Every test request comes from 127.0.0.1: the per-address bucket for keyless calls is widened.
-  const config = testConfig({ publicUrl: 'http://api.test', anonymousPerMinute: 100_000, ...configOverrides });
+  const config = testConfig({
+    publicUrl: 'http://api.test',
+    anonymousPerMinute: 100_000,
+    ...configOverrides,
+    worker: { concurrency: 4, pollIntervalMs: 200, heartbeatMs: 500, staleAfterMs: 2_000, maxAttempts: 3, ...configOverrides?.worker },
+  });
   const deps = createDeps(config, db.url, depsOverrides);
   const server = createHttpServer(deps);
+  const runner = worker ? await startWorker(deps, db.url) : null;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;
@@ -52,6 +59,7 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runner?.stop();
       await deps.close();
       await sql.end();
       await db.drop();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { runMigrations } from '../../src/adapters/postgres/db.js';
+import { migrateQueue } from '../../src/adapters/jobs/runner.js';
 
 /** The server tests create their databases on; CI and developer machines run one on 5432. */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -19,6 +20,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   await runMigrations(url.toString());
+  await migrateQueue(url.toString());
   return {
     url: url.toString(),
     async drop() {

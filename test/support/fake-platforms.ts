@@ -11,6 +11,8 @@ export type LegMode = 'ok' | 'empty' | 'fail' | 'blocked' | 'hang';
 export interface LegControl {
   mode?: LegMode;
   delayMs?: number;
+  /** What the platform declares a call will take (drives the async projection). */
+  expectedMs?: number;
 }
 
 export interface FakePlatforms {
@@ -46,6 +48,7 @@ export function fakePlatforms(): FakePlatforms {
     return {
       platform: inner.platform,
       operations: inner.operations,
+      expectedMs: (op, req) => controls.get(inner.platform)?.expectedMs ?? inner.expectedMs?.(op, req),
       search: async (req, signal) => ((await before(signal)) === 'empty' ? { items: [], hasMore: false, warnings: [] } : inner.search!(req, signal)),
       listing: async (req, signal) => ((await before(signal)) === 'empty' ? null : inner.listing!(req, signal)),
       price: async (req, signal) => ((await before(signal)) === 'empty' ? null : inner.price!(req, signal)),

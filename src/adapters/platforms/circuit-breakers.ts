@@ -31,6 +31,7 @@ export function withCircuitBreakers(set: AdapterSet, platforms: readonly Platfor
 
 function guard(inner: PlatformAdapter, breaker: CircuitBreakerPolicy): PlatformAdapter {
   const adapter: PlatformAdapter = { platform: inner.platform, operations: inner.operations };
+  if (inner.expectedMs) adapter.expectedMs = (op, req) => inner.expectedMs!(op, req);
   for (const op of OPERATIONS) {
     const method = inner[op] as ((req: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
     if (!method) continue;

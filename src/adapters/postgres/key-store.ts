@@ -1,12 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { isPlanCode } from '../../domain/plans.js';
 import type { KeyStore, Principal } from '../../domain/service-ports.js';
 import type { Db } from './db.js';
 import { accounts, apiKeys } from './schema.js';
 
 export function createPgKeyStore(db: Db): KeyStore {
-  return {
-    async findByHash(keyHash): Promise<Principal | null> {
+  const find = async (where: SQL): Promise<Principal | null> => {
       const rows = await db
         .select({
           keyId: apiKeys.id,
@@ -21,7 +20,7 @@ export function createPgKeyStore(db: Db): KeyStore {
         })
         .from(apiKeys)
         .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+        .where(where)
         .limit(1);
       const row = rows[0];
       if (!row) return null;
@@ -30,6 +29,9 @@ export function createPgKeyStore(db: Db): KeyStore {
         env: row.env === 'live' ? 'live' : 'sandbox',
         plan: isPlanCode(row.plan) ? row.plan : 'free',
       };
-    },
+  };
+  return {
+    findByHash: (keyHash) => find(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))!),
+    findById: (keyId) => find(eq(apiKeys.id, keyId)),
   };
 }

@@ -42,6 +42,7 @@ table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em}td,th{border:1px s
 Successful data responses are <code>{ data, meta }</code>; errors are <code>{ error: { code, subCode?, message, param?, requestId, retryable, docUrl } }</code>.</p>
 <h2 id="sandbox">Sandbox triggers</h2>
 <table><tr><th>Value</th><th>Where</th><th>Effect</th></tr>
+<tr><td><code>sandbox:async</code></td><td>search <code>location</code>, price-compare <code>name</code></td><td>202 with a job that completes in about 2 s; poll <code>/v1/jobs/{jobId}</code></td></tr>
 <tr><td><code>sandbox:partial</code></td><td>search <code>location</code>, price-compare <code>name</code></td><td>one leg fails (the last platform asked for); <code>meta.partial</code> is true and that leg costs 0</td></tr>
 <tr><td><code>sandbox:unavailable</code></td><td>search <code>location</code>, price-compare <code>name</code> or <code>googleHotelId</code>, or any listing id</td><td>503 <code>upstream_unavailable</code>, 0 credits</td></tr>
 <tr><td><code>sandbox-missing</code></td><td>any listing id, <code>googleHotelId</code> or <code>name</code></td><td>404 <code>listing_not_found</code></td></tr>

@@ -14,6 +14,8 @@ export function bearerToken(header: string | null): string | null {
  * 401; the failed attempt still counts against the caller's address bucket.
  */
 export const authenticate = t.middleware(async ({ ctx, next }) => {
+  // The job worker runs a call for the principal that was authenticated when the job was accepted.
+  if (ctx.transport === 'worker' && ctx.principal) return next({ ctx: { principal: ctx.principal } });
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {

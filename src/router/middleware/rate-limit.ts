@@ -31,6 +31,7 @@ export async function enforceRateLimit(ctx: Context, bucket: string, perMinute: 
  * decided before any credit logic, so a 429 never costs anything.
  */
 export const rateLimit = t.middleware(async ({ ctx, next }) => {
+  if (ctx.transport === 'worker') return next(); // the call was counted when it was accepted
   const p = ctx.principal!;
   const bucket = ctx.transport === 'mcp' ? `mcp:${p.accountId}` : `key:${p.keyId}`;
   await enforceRateLimit(ctx, bucket, requestsPerMinute(p.plan, p.env, p.rateLimitOverride));

@@ -1,5 +1,6 @@
 import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
 import { idFromUrl } from './listing-ref.js';
@@ -15,6 +16,7 @@ export const availability = authedProcedure
     },
   })
   .input(AvailabilityInput)
+  .use(acceptAsync)
   .output(AvailabilityOutput)
   .query(async ({ ctx, input }) => {
     const listingIds = input.listingIds ?? [input.listingId ?? idFromUrl(input.platform, input.url!)];

@@ -2,25 +2,49 @@ import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { Meta } from '../../domain/model/common.js';
+import type { Platform } from '../../domain/platforms.js';
+import { pollAfterSeconds, pollUrl, remainingSeconds } from '../jobs.js';
 import { authedProcedure } from '../procedure.js';
 
 export const JobInput = z.object({ jobId: z.string().max(64).describe('The job_ id from a 202 answer.') });
 
+const JobError = z.object({ code: z.string(), subCode: z.string().optional(), message: z.string(), param: z.string().optional(), requestId: z.string(), retryable: z.boolean(), docUrl: z.string() });
+
 export const JobOutput = z
   .object({
-    data: JobHandle.extend({ result: z.unknown().optional(), error: z.unknown().optional() }),
+    data: JobHandle.extend({
+      result: z.unknown().optional().describe('When completed: exactly the data the synchronous call returns.'),
+      error: JobError.optional().describe('When failed: the error the synchronous call would have answered.'),
+    }),
     meta: Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }),
   })
   .meta({ id: 'JobResponse' });
 
 /**
- * spec 4.9: polling is always free. Until async jobs exist no job can be found, so every id
- * answers 404 job_not_found, exactly as an unknown, foreign or expired one will.
+ * spec 4.9: polling is always free. Pending and running jobs answer with an estimate and
+ * Retry-After; a completed job with the originating call's data and the meta of its work
+ * (charged once, when it completed); a failed one with its error, at 0 credits. Unknown, foreign
+ * and expired ids are all 404 job_not_found.
  */
 export const job = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/jobs/{jobId}', tags: ['Jobs'], summary: 'Poll an async job', description: 'Status of a job from a 202 answer; the result when completed. Free.' } })
   .input(JobInput)
   .output(JobOutput)
-  .query(({ input }) => {
-    throw new ServiceError('job_not_found', `No job ${input.jobId} for this account (unknown, another account's, or expired after 24 h).`, { param: 'jobId' });
+  .query(async ({ ctx, input }) => {
+    const now = ctx.deps.clock.now();
+    const found = await ctx.deps.jobs.find(input.jobId, ctx.principal.accountId, now);
+    if (!found) {
+      throw new ServiceError('job_not_found', `No job ${input.jobId} for this account (unknown, another account's, or expired after 24 h).`, { param: 'jobId' });
+    }
+    const handle = { jobId: found.id, status: found.status, pollUrl: pollUrl(found.id) };
+    const platforms = found.platforms as Platform[];
+    if (found.status === 'completed' && found.result) {
+      const { requestId: _work, ...work } = found.result.meta;
+      return { data: { ...handle, result: found.result.data }, meta: { ...work, requestId: ctx.requestId, creditsCharged: found.creditsCharged, platforms } };
+    }
+    if (found.status === 'failed') {
+      return { data: { ...handle, error: found.error as z.infer<typeof JobError> }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms } };
+    }
+    ctx.res.headers['Retry-After'] = String(pollAfterSeconds(found, now));
+    return { data: { ...handle, estimatedSeconds: remainingSeconds(found, now) }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms } };
   });

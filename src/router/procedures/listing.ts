@@ -1,5 +1,6 @@
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
@@ -15,6 +16,7 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
+  .use(acceptAsync)
   .output(ListingOutput)
   .query(async ({ ctx, input }) => {
     const result = await getListing(operationEnv(ctx), {

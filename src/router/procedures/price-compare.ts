@@ -1,5 +1,6 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
@@ -15,6 +16,7 @@ export const priceCompare = authedProcedure
     },
   })
   .input(PriceCompareInput)
+  .use(acceptAsync)
   .output(PriceCompareOutput)
   .query(async ({ ctx, input }) => {
     const result = await comparePrices(operationEnv(ctx), {

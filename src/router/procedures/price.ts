@@ -1,5 +1,6 @@
 import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
@@ -16,6 +17,7 @@ export const price = authedProcedure
     },
   })
   .input(PriceInput)
+  .use(acceptAsync)
   .output(PriceOutput)
   .query(async ({ ctx, input }) => {
     const result = await getPrice(operationEnv(ctx), {

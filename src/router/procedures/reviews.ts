@@ -1,5 +1,6 @@
 import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
 import { idFromUrl } from './listing-ref.js';
@@ -15,6 +16,7 @@ export const reviews = authedProcedure
     },
   })
   .input(ReviewsInput)
+  .use(acceptAsync)
   .output(ReviewsOutput)
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {

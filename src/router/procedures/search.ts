@@ -1,5 +1,6 @@
 import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
+import { acceptAsync } from '../middleware/async-jobs.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
@@ -12,8 +13,7 @@ const DESCRIPTION =
 
 async function run({ ctx, input }: { ctx: Context & { principal: Principal }; input: SearchInput }) {
   const result = await searchStays(operationEnv(ctx), {
-    // Place names are case- and spacing-insensitive: normalised once, so cache keys and cursors agree.
-    location: input.location.replace(/\s+/g, ' ').toLowerCase(),
+    location: input.location,
     checkIn: input.checkIn ?? null,
     checkOut: input.checkOut ?? null,
     occupancy: occupancyOf(input),
@@ -36,11 +36,13 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
 export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
+  .use(acceptAsync)
   .output(SearchOutput)
   .query(run);
 
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
+  .use(acceptAsync)
   .output(SearchOutput)
   .query(run);

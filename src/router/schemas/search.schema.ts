@@ -9,7 +9,10 @@ import { checkChildren, checkStay, fail } from './rules.js';
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 export const SearchFields = z.object({
-  location: text(200).describe('Place name ("Lisbon") or "lat,lng".'),
+  // Place names are case- and spacing-insensitive: normalised here, so cache keys, cursors and jobs agree.
+  location: text(200)
+    .overwrite((v) => v.replace(/\s+/g, ' ').toLowerCase())
+    .describe('Place name ("Lisbon") or "lat,lng".'),
   checkIn: DateParam.optional().describe('Required with checkOut; not in the past.'),
   checkOut: DateParam.optional().describe('Required with checkIn; after checkIn.'),
   ...OccupancyFields,

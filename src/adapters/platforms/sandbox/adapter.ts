@@ -1,6 +1,6 @@
-import { CAPABILITIES, OPERATIONS, type Platform } from '../../../domain/platforms.js';
+import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
 import { adapterSet } from '../registry.js';
-import { LegFailure, type AdapterSet, type PlatformAdapter } from '../../../domain/ports.js';
+import { LegFailure, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
 import { calendar } from './calendar.js';
 import { resolvePlace } from './gazetteer.js';
 import { isSandboxPlatform, placeListing, type SandboxPlatform } from './ids.js';
@@ -12,10 +12,27 @@ import { stayPrice } from './stay-price.js';
 
 /**
  * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
- * `sandbox:async` belongs to the async-jobs pipeline and is answered before the adapter is asked.
+ * `sandbox:async` (search location, price-compare name) is projected slow, so it answers 202 and
+ * its job completes in a couple of seconds with the data of the sandbox's first city.
  */
 export const SANDBOX_TRIGGERS = { partial: 'sandbox:partial', unavailable: 'sandbox:unavailable', missing: 'sandbox-missing', async: 'sandbox:async' } as const;
 const PARTIAL_CITY = 0;
+/** `sandbox:async` is projected past any threshold, and when run as a job takes this long. */
+export const SANDBOX_ASYNC_PROJECTION_MS = 20_000;
+const SANDBOX_ASYNC_RUN_MS = 1_500;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+function asksForAsync(op: Operation, req: unknown): boolean {
+  if (op === 'search') return (req as SearchLegRequest).query.location === SANDBOX_TRIGGERS.async;
+  if (op === 'priceCompare') return (req as PriceCompareRequest).name === SANDBOX_TRIGGERS.async;
+  return false;
+}
 
 function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
   if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
@@ -27,9 +44,14 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
   return {
     platform,
     operations,
-    async search(req) {
+    expectedMs: (op, req) => (asksForAsync(op, req) ? SANDBOX_ASYNC_PROJECTION_MS : undefined),
+    async search(req, signal) {
       const { location, platforms } = req.query;
       failIfUnavailable(platform, location);
+      if (location === SANDBOX_TRIGGERS.async) {
+        await pause(SANDBOX_ASYNC_RUN_MS, signal);
+        return searchCity(platform, PARTIAL_CITY, req, listingAt);
+      }
       if (location === SANDBOX_TRIGGERS.partial) {
         if (platforms[platforms.length - 1] === platform) throw new LegFailure('failed', `${platform} failed (sandbox:partial)`);
         return searchCity(platform, PARTIAL_CITY, req, listingAt);
@@ -74,9 +96,10 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       }
       return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: [] };
     },
-    async priceCompare(req) {
+    async priceCompare(req, signal) {
       const key = req.googleHotelId ?? req.name ?? '';
       failIfUnavailable(platform, key);
+      if (key === SANDBOX_TRIGGERS.async) await pause(SANDBOX_ASYNC_RUN_MS, signal);
       if (missing(key)) return null;
       const googleHotelId = req.googleHotelId ?? `ChkI${Buffer.from(`n:${(req.name ?? '').toLowerCase()}|${(req.location ?? '').toLowerCase()}`).toString('base64url').slice(0, 24)}`;
       const listing = listingAt('google', googleHotelId);

@@ -1,0 +1,102 @@
+import { EventEmitter } from 'node:events';
+import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type WorkerEvents } from 'graphile-worker';
+import type { Logger } from 'pino';
+
+/** graphile-worker's own schema (`graphile_worker`), applied beside ours; idempotent. */
+export async function migrateQueue(connectionString: string): Promise<void> {
+  await runMigrations({ connectionString, logger: quietLogger() });
+}
+
+function quietLogger(log?: Logger): WorkerLogger {
+  return new WorkerLogger(() => (level, message) => {
+    if (!log) return;
+    if (level === 'error') log.error({ source: 'graphile-worker' }, message);
+    else if (level === 'warning') log.warn({ source: 'graphile-worker' }, message);
+    else log.debug({ source: 'graphile-worker' }, message);
+  });
+}
+
+export interface JobRunnerOptions {
+  connectionString: string;
+  concurrency: number;
+  pollIntervalMs: number;
+  /** How often each worker records that it is alive, and when a silent one counts as dead. */
+  heartbeatMs: number;
+  staleAfterMs: number;
+  /** Runs one job; throwing asks for a retry (with backoff) until the last attempt. */
+  execute(jobId: string, attempt: number, maxAttempts: number): Promise<void>;
+  deleteExpired(): Promise<number>;
+  log: Logger;
+}
+
+export interface JobRunner {
+  stop(): Promise<void>;
+}
+
+/**
+ * The job worker (graphile-worker 0.17): in the API process by default, or alone
+ * (`npm run worker`); several may run. graphile-worker keeps a dead worker's jobs locked for
+ * 4 hours, so workers heartbeat into `worker_heartbeats` and any worker finding another one silent
+ * for `staleAfterMs` force-unlocks its jobs, which then run again (attempt n+1, billed at most once).
+ */
+export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
+  const logger = quietLogger(o.log);
+  const utils = await makeWorkerUtils({ connectionString: o.connectionString, logger });
+  const workerIds = new Set<string>();
+  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
+
+  const beat = () =>
+    utils.withPgClient((client) =>
+      client.query(
+        `insert into worker_heartbeats (worker_id, beat_at) select unnest($1::text[]), now()
+         on conflict (worker_id) do update set beat_at = excluded.beat_at`,
+        [[...workerIds]],
+      ),
+    );
+  const sweep = async () => {
+    const { rows } = await utils.withPgClient((client) =>
+      client.query<{ worker_id: string }>(`delete from worker_heartbeats where beat_at < now() - make_interval(secs => $1) returning worker_id`, [o.staleAfterMs / 1000]),
+    );
+    if (rows.length === 0) return;
+    const dead = rows.map((r) => r.worker_id);
+    await utils.forceUnlockWorkers(dead);
+    o.log.warn({ workers: dead }, 'released the jobs of workers that stopped answering');
+  };
+  const tick = () => beat().then(sweep).catch((err: unknown) => o.log.warn({ err: String(err) }, 'worker heartbeat failed'));
+
+  // Jobs are locked by the pool's id (when it fetches for its workers) or by a worker's own id.
+  events.on('pool:create', ({ workerPool }) => {
+    workerIds.add(workerPool.id);
+    void tick();
+  });
+  events.on('pool:release', ({ workerPool }) => void workerIds.delete(workerPool.id));
+  events.on('worker:create', ({ worker }) => void workerIds.add(worker.workerId));
+  events.on('worker:stop', ({ worker }) => void workerIds.delete(worker.workerId));
+
+  const runner = await run({
+    connectionString: o.connectionString,
+    concurrency: o.concurrency,
+    pollInterval: o.pollIntervalMs,
+    noHandleSignals: true,
+    logger,
+    events,
+    taskList: {
+      run_operation: async (payload, helpers) => o.execute((payload as { jobId: string }).jobId, helpers.job.attempts, helpers.job.max_attempts),
+      delete_expired_jobs: async () => void (await o.deleteExpired()),
+    },
+    parsedCronItems: parseCronItems([{ task: 'delete_expired_jobs', match: '*/15 * * * *', identifier: 'delete_expired_jobs' }]),
+  });
+  await tick();
+  const timer = setInterval(() => void tick(), o.heartbeatMs);
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+      await utils
+        .withPgClient((client) => client.query('delete from worker_heartbeats where worker_id = any($1::text[])', [[...workerIds]]))
+        .catch(() => {});
+      await utils.release();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { JobRecord, JobStore, NewJob } from '../../domain/service-ports.js';
+import type { Db } from './db.js';
+import { postEntry } from './ledger.js';
+import { asyncJobs } from './schema.js';
+
+type Row = typeof asyncJobs.$inferSelect;
+const IN_FLIGHT = ['pending', 'running'];
+
+function toRecord(row: Row): JobRecord {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    keyId: row.keyId,
+    keyEnv: row.keyEnv === 'live' ? 'live' : 'sandbox',
+    procedure: row.procedure,
+    input: row.input,
+    platforms: row.platforms,
+    status: row.status as JobRecord['status'],
+    estimatedSeconds: row.estimatedSeconds,
+    result: row.result as JobRecord['result'],
+    creditsCharged: row.creditsCharged,
+    error: row.error as JobRecord['error'],
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    expiresAt: row.expiresAt,
+  };
+}
+
+/** Job rows in PostgreSQL, queued through graphile-worker in the same transaction. */
+export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
+  return {
+    async enqueue(job: NewJob) {
+      return db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(asyncJobs)
+          .values({ ...job, keyEnv: job.keyEnv, input: job.input as object, createdAt: job.now })
+          .onConflictDoNothing({ target: [asyncJobs.accountId, asyncJobs.dedupKey], where: sql`status in ('pending', 'running')` })
+          .returning();
+        if (inserted[0]) {
+          await tx.execute(sql`select graphile_worker.add_job('run_operation', json_build_object('jobId', ${job.id}::text), max_attempts := ${maxAttempts})`);
+          return { job: toRecord(inserted[0]), created: true };
+        }
+        const [existing] = await tx
+          .select()
+          .from(asyncJobs)
+          .where(and(eq(asyncJobs.accountId, job.accountId), eq(asyncJobs.dedupKey, job.dedupKey), inArray(asyncJobs.status, IN_FLIGHT)));
+        if (!existing) throw new Error('in-flight job vanished during enqueue; retry');
+        return { job: toRecord(existing), created: false };
+      });
+    },
+
+    async find(id, accountId, now) {
+      const [row] = await db.select().from(asyncJobs).where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, accountId), gt(asyncJobs.expiresAt, now)));
+      return row ? toRecord(row) : null;
+    },
+
+    async start(id, now) {
+      const [row] = await db
+        .update(asyncJobs)
+        .set({ status: 'running', startedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)))
+        .returning();
+      return row ? toRecord(row) : null;
+    },
+
+    async complete(id, { credits, result, now }) {
+      return db.transaction(async (tx) => {
+        const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
+        if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
+        if (credits > 0) {
+          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, reason: job.procedure });
+          if (!posted) return 'unaffordable' as const;
+        }
+        await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
+        return 'completed' as const;
+      });
+    },
+
+    async fail(id, error, now) {
+      await db
+        .update(asyncJobs)
+        .set({ status: 'failed', error, creditsCharged: 0, finishedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+    },
+
+    async deleteExpired(now) {
+      const gone = await db.delete(asyncJobs).where(lte(asyncJobs.expiresAt, now)).returning({ id: asyncJobs.id });
+      return gone.length;
+    },
+  };
+}

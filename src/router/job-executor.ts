@@ -1,0 +1,37 @@
+import type { Deps } from '../deps.js';
+import { ServiceError, errorBody } from '../domain/errors.js';
+import { appRouter } from './app-router.js';
+import { createContext } from './context.js';
+import { toServiceError } from './errors.js';
+
+type Envelope = { data: unknown; meta: Record<string, unknown> };
+type Caller = Record<string, (input: unknown) => Promise<Envelope>>;
+
+/**
+ * Runs one accepted job through the same procedure the synchronous call uses (so validation,
+ * platforms, cache and pricing are identical), then stores the result and posts the `job:<id>`
+ * charge in one transaction. A job that is already completed or failed is left alone, so a re-run
+ * after a crash is billed at most once. Retryable failures are thrown back to the queue until the
+ * last attempt; then, or for any other failure, the job fails at 0 credits with the error.
+ */
+export async function executeJob(deps: Deps, jobId: string, attempt: number, maxAttempts: number): Promise<void> {
+  const job = await deps.jobs.start(jobId, deps.clock.now());
+  if (!job) return;
+  const principal = await deps.keys.findById(job.keyId);
+  const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, ...(principal ? { principal } : {}) };
+  try {
+    if (!principal) throw new ServiceError('internal_error', 'The key that started this job no longer exists.');
+    const caller = appRouter.createCaller(ctx) as unknown as Caller;
+    const result = await caller[job.procedure]!(job.input);
+    const credits = ctx.res.creditsCharged ?? 0;
+    const outcome = await deps.jobs.complete(jobId, { credits, result, now: deps.clock.now() });
+    if (outcome === 'unaffordable') {
+      const refused = new ServiceError('credit_balance_too_low', `This job's result costs ${credits} credits; the balance is lower now. Nothing was charged.`);
+      await deps.jobs.fail(jobId, errorBody(refused, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
+    }
+  } catch (err) {
+    const failure = toServiceError(err);
+    if (failure.retryable && attempt < maxAttempts) throw err;
+    await deps.jobs.fail(jobId, errorBody(failure, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
+  }
+}

@@ -1,0 +1,38 @@
+import { AsyncRequired } from '../../domain/fan-out.js';
+import type { Platform } from '../../domain/platforms.js';
+import { JOB_RETENTION_MS, jobDedupKey, pollAfterSeconds, pollUrl, remainingSeconds } from '../jobs.js';
+import { t } from '../trpc.js';
+
+/**
+ * spec 4.9: a call whose uncached legs are projected past the threshold answers 202 at once,
+ * free, with a job the worker runs through the same procedure. It sits after `.input()` (so the
+ * job keeps the validated input) and outside `.output()` (the 202 body is not the 200 schema).
+ */
+export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
+  const result = await next();
+  if (result.ok || ctx.transport === 'worker' || !(result.error.cause instanceof AsyncRequired)) return result;
+  const { projectedMs, platforms } = result.error.cause;
+  const principal = ctx.principal!;
+  const now = ctx.deps.clock.now();
+  const { job } = await ctx.deps.jobs.enqueue({
+    id: ctx.deps.ids.jobId(),
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    keyEnv: principal.env,
+    procedure: path,
+    input,
+    dedupKey: jobDedupKey(path, principal.env, input),
+    platforms,
+    estimatedSeconds: Math.max(1, Math.ceil(projectedMs / 1000)),
+    now,
+    expiresAt: new Date(now.getTime() + JOB_RETENTION_MS),
+  });
+  ctx.res.status = 202;
+  ctx.res.headers['Retry-After'] = String(pollAfterSeconds(job, now));
+  const accepted = {
+    data: { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: remainingSeconds(job, now) },
+    meta: { requestId: ctx.requestId, creditsCharged: 0, platforms: job.platforms as Platform[] },
+  };
+  // Keep the middleware result's internal marker; only its outcome changes.
+  return { ...result, ok: true, data: accepted } as unknown as typeof result;
+});
