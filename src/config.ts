@@ -64,6 +64,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  if (e.PUBLIC_URL) {
+    const url = new URL(e.PUBLIC_URL);
+    // OAuth issuers must be https (RFC 8414); only a local address may use http.
+    if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+      throw new Error('Invalid setting PUBLIC_URL: must be https (http only for localhost)');
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,

@@ -10,7 +10,7 @@ import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
 import { createLiveAdapters } from './adapters/platforms/registry.js';
 import { withCircuitBreakers } from './adapters/platforms/circuit-breakers.js';
 import { PLATFORMS } from './domain/platforms.js';
-import { connect, type Database } from './adapters/postgres/db.js';
+import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/key-store.js';
 import { createPgLedger } from './adapters/postgres/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/admin.js';
@@ -25,6 +25,8 @@ import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
   config: Config;
+  /** The drizzle handle, for stores built by facades (OAuth); everything else goes through ports. */
+  db: Db;
   log: Logger;
   metrics: Metrics;
   latency: LatencyTracker;
@@ -63,6 +65,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const memoryLimiter = createMemoryRateLimiter(clock);
   return {
     config,
+    db: database.db,
     log,
     metrics: createMetrics(),
     latency: createLatencyTracker(),

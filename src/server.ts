@@ -6,16 +6,25 @@ import { renderDocsPage } from './facades/rest/docs-page.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
+import { createOAuthApp } from './facades/mcp/oauth/app.js';
+import { createMcpHttp } from './facades/mcp/http.js';
 
 /**
  * One node:http listener for every face (design.md section 2): REST under /v1, internal tRPC
  * under /trpc, the reference page, and health probes. Anything else is a JSON 404.
  */
-export function createHttpServer(deps: Deps): Server {
+export interface HttpServerOptions {
+  /** The OAuth endpoints' own per-address limits (express-rate-limit); tests turn them off. */
+  oauthRateLimit?: boolean;
+}
+
+export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): Server {
   const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl);
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderDocsPage(openApi);
+  const oauth = createOAuthApp(deps, deps.db, { rateLimit: options.oauthRateLimit ?? true });
+  const mcp = createMcpHttp(deps, oauth.provider);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '/';
@@ -29,6 +38,8 @@ export function createHttpServer(deps: Deps): Server {
     }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
+    if (path === '/mcp') return mcp(req, res, search);
+    if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (path === '/metrics') {
       res.setHeader('Content-Type', deps.metrics.registry.contentType);
@@ -52,6 +63,9 @@ export function createHttpServer(deps: Deps): Server {
     });
   });
 }
+
+/** Served by the OAuth authorization server (mounted at the origin root, as MCP clients expect). */
+const OAUTH_PATHS = /^\/(\.well-known\/oauth-[a-z-]+(\/.*)?|authorize|token|register|revoke|oauth\/sign-in)$/;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;

@@ -43,7 +43,7 @@ describe('the REST surface', () => {
     expect(params).toEqual(expect.arrayContaining(['location', 'checkIn', 'checkOut', 'childAges', 'platforms', 'limit', 'cursor', 'sort', 'currency']));
     const limit = search.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
-    expect(doc.servers[0].url).toBe('http://api.test/v1');
+    expect(doc.servers[0].url).toBe(`${app.baseUrl}/v1`);
   });
 
   it('renders a readable reference page', async () => {

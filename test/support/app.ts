@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { testConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
@@ -19,21 +19,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 /** The whole service over real HTTP on a free port, on a fresh real database. */
 export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const { config: configOverrides, worker, ...depsOverrides } = overrides;
+  // The public URL must be the real address: OAuth metadata and MCP discovery hand it to clients.
+  const port = await freePort();
   // Every test request comes from 127.0.0.1: the per-address bucket for keyless calls is widened.
   const config = testConfig({
-    publicUrl: 'http://api.test',
+    publicUrl: `http://127.0.0.1:${port}`,
     anonymousPerMinute: 100_000,
     ...configOverrides,
     worker: { concurrency: 4, pollIntervalMs: 200, heartbeatMs: 500, staleAfterMs: 2_000, maxAttempts: 3, ...configOverrides?.worker },
   });
   const deps = createDeps(config, db.url, depsOverrides);
-  const server = createHttpServer(deps);
+  const server = createHttpServer(deps, { oauthRateLimit: false });
   const runner = worker ? await startWorker(deps, db.url) : null;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });

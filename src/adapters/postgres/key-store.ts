@@ -33,5 +33,20 @@ export function createPgKeyStore(db: Db): KeyStore {
   return {
     findByHash: (keyHash) => find(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))!),
     findById: (keyId) => find(eq(apiKeys.id, keyId)),
+    async forAccount(accountId, via) {
+      const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+      if (!row) return null;
+      return {
+        accountId: row.id,
+        keyId: via,
+        keyPrefix: 'oauth',
+        env: 'live',
+        plan: isPlanCode(row.plan) ? row.plan : 'free',
+        subscriptionStatus: row.subscriptionStatus,
+        emailVerified: row.emailVerified,
+        balance: row.creditBalance,
+        rateLimitOverride: row.rateLimitOverride,
+      };
+    },
   };
 }

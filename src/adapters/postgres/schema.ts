@@ -85,3 +85,62 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   workerId: text('worker_id').primaryKey(),
   beatAt: timestamp('beat_at', { withTimezone: true }).notNull(),
 });
+
+/** OAuth 2.1 for the MCP tool server (spec 5.5): clients, pending sign-ins, codes and tokens, all secrets hashed. */
+export const oauthClients = pgTable('oauth_clients', {
+  clientId: text('client_id').primaryKey(),
+  /** The whole RFC 7591 registration, minus the secret (only its hash is kept in clientSecretHash). */
+  metadata: jsonb('metadata').notNull(),
+  clientSecretHash: text('client_secret_hash'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const oauthRequests = pgTable('oauth_requests', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  state: text('state'),
+  codeChallenge: text('code_challenge').notNull(),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  resource: text('resource'),
+  csrfHash: text('csrf_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id').notNull(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  resource: text('resource'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind').notNull(),
+    clientId: text('client_id').notNull(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    resource: text('resource'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('oauth_tokens_kind', sql`${t.kind} in ('access', 'refresh')`), index('oauth_tokens_account_idx').on(t.accountId)],
+);
+
+export const oauthConsents = pgTable(
+  'oauth_consents',
+  {
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    clientId: text('client_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('oauth_consents_pair').on(t.accountId, t.clientId)],
+);

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from './db.js';
+import { accounts, oauthClients, oauthCodes, oauthConsents, oauthRequests, oauthTokens } from './schema.js';
+
+/** Secrets are random 256-bit values; only their SHA-256 is stored. */
+export function newSecret(prefix: string): { value: string; hash: string } {
+  const value = `${prefix}${randomBytes(32).toString('base64url')}`;
+  return { value, hash: hashSecret(value) };
+}
+
+export function hashSecret(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export interface PendingAuthorization {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  state: string | null;
+  codeChallenge: string;
+  scopes: string[];
+  resource: string | null;
+  csrfHash: string;
+  expiresAt: Date;
+}
+
+export interface IssuedToken {
+  kind: 'access' | 'refresh';
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  resource: string | null;
+  expiresAt: Date;
+}
+
+/** OAuth rows for the MCP authorization server; codes and tokens are looked up by hash only. */
+export function createOAuthStore(db: Db) {
+  return {
+    async getClient(clientId: string): Promise<{ metadata: Record<string, unknown>; secretHash: string | null } | null> {
+      const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId));
+      return row ? { metadata: row.metadata as Record<string, unknown>, secretHash: row.clientSecretHash } : null;
+    },
+    async saveClient(clientId: string, metadata: Record<string, unknown>, secretHash: string | null): Promise<void> {
+      await db.insert(oauthClients).values({ clientId, metadata, clientSecretHash: secretHash });
+    },
+
+    async savePending(p: PendingAuthorization): Promise<void> {
+      await db.insert(oauthRequests).values(p);
+    },
+    async takePending(id: string, now: Date): Promise<PendingAuthorization | null> {
+      const [row] = await db.select().from(oauthRequests).where(and(eq(oauthRequests.id, id), gt(oauthRequests.expiresAt, now)));
+      return row ?? null;
+    },
+    async dropPending(id: string): Promise<void> {
+      await db.delete(oauthRequests).where(eq(oauthRequests.id, id));
+    },
+
+    async account(email: string): Promise<{ id: string; passwordHash: string | null } | null> {
+      const [row] = await db.select({ id: accounts.id, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, email.trim().toLowerCase()));
+      return row ?? null;
+    },
+    async hasConsent(accountId: string, clientId: string): Promise<boolean> {
+      const rows = await db.select().from(oauthConsents).where(and(eq(oauthConsents.accountId, accountId), eq(oauthConsents.clientId, clientId)));
+      return rows.length > 0;
+    },
+    async recordConsent(accountId: string, clientId: string): Promise<void> {
+      await db.insert(oauthConsents).values({ accountId, clientId }).onConflictDoNothing();
+    },
+
+    async saveCode(codeHash: string, c: { clientId: string; accountId: string; redirectUri: string; codeChallenge: string; scopes: string[]; resource: string | null; expiresAt: Date }): Promise<void> {
+      await db.insert(oauthCodes).values({ codeHash, ...c });
+    },
+    async findCode(codeHash: string, now: Date) {
+      const [row] = await db.select().from(oauthCodes).where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, now)));
+      return row ?? null;
+    },
+    /** Marks a code used; false when it was already used (a code is single-use). */
+    async useCode(codeHash: string, now: Date): Promise<boolean> {
+      const rows = await db.update(oauthCodes).set({ usedAt: now }).where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt))).returning({ h: oauthCodes.codeHash });
+      return rows.length > 0;
+    },
+
+    async saveToken(tokenHash: string, t: IssuedToken): Promise<void> {
+      await db.insert(oauthTokens).values({ tokenHash, ...t });
+    },
+    async findToken(tokenHash: string, kind: 'access' | 'refresh', now: Date): Promise<IssuedToken | null> {
+      const [row] = await db
+        .select()
+        .from(oauthTokens)
+        .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, kind), isNull(oauthTokens.revokedAt), gt(oauthTokens.expiresAt, now)));
+      return row ? { kind, clientId: row.clientId, accountId: row.accountId, scopes: row.scopes, resource: row.resource, expiresAt: row.expiresAt } : null;
+    },
+    /** Revokes a token; false when it was already revoked (a rotated refresh token is single-use). */
+    async revokeToken(tokenHash: string, now: Date): Promise<boolean> {
+      const rows = await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.tokenHash, tokenHash), isNull(oauthTokens.revokedAt))).returning({ h: oauthTokens.tokenHash });
+      return rows.length > 0;
+    },
+  };
+}
+export type OAuthStore = ReturnType<typeof createOAuthStore>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { JobHandle } from '../../domain/model/job.js';
+import { Platform } from '../../domain/model/common.js';
+import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
+import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
+import { PriceCompareInput, PriceCompareOutput } from '../../router/schemas/price-compare.schema.js';
+import { PriceInput, PriceOutput } from '../../router/schemas/price.schema.js';
+import { ReviewsInput, ReviewsOutput } from '../../router/schemas/reviews.schema.js';
+import { SearchInput, SearchOutput } from '../../router/schemas/search.schema.js';
+import { JobInput, JobOutput } from '../../router/procedures/jobs.js';
+
+/** The seven tools of spec 4.10, one per REST operation, each calling the same procedure. */
+export interface ToolSpec {
+  name: string;
+  procedure: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+}
+
+const ASYNC = ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.';
+const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
+
+/** The envelope a data tool returns, or the job handle when the call went async. */
+function orJob(output: z.ZodObject): z.ZodObject {
+  const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
+  return z.object({ data: z.union([shape.data, JobHandle]), meta: z.union([shape.meta, Accepted]) });
+}
+
+export const TOOLS: ToolSpec[] = [
+  { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput),
+    description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Costs 5 credits per platform that returned items; failed and empty platforms are free; sandbox keys are free.${ASYNC}` },
+  { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
+    description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days (GET /v1/availability). Costs 3 credits per listing-window returned.${ASYNC}` },
+  { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput),
+    description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded (GET /v1/listing/{platform}/{id}). Costs 1 credit.${ASYNC}` },
+  { name: 'get_price', procedure: 'price', title: 'Get price', input: PriceInput, output: orJob(PriceOutput),
+    description: `All-in price quote for one listing and stay, with fees and the occupancy echoed (GET /v1/price). Costs 1 credit.${ASYNC}` },
+  { name: 'compare_prices', procedure: 'priceCompare', title: 'Compare prices', input: PriceCompareInput, output: orJob(PriceCompareOutput),
+    description: `One property's offers across OTAs with the lowest and median total, resolved by name (and location) or googleHotelId (GET /v1/price-compare). Costs 5 credits.${ASYNC}` },
+  { name: 'get_reviews', procedure: 'reviews', title: 'Get reviews', input: ReviewsInput, output: orJob(ReviewsOutput),
+    description: `Normalised reviews of one listing, paginated, on the platform's native rating scale (GET /v1/reviews). Costs 2 credits per started block of 20 reviews returned.${ASYNC}` },
+  { name: 'get_job', procedure: 'job', title: 'Get job', input: JobInput, output: JobOutput,
+    description: 'Status of a job from an async answer; when completed, data.result holds the result and meta.creditsCharged what it cost, once (GET /v1/jobs/{jobId}). Always free.' },
+];
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+
+/**
+ * JSON Schema of a tool's input: the types a caller sends (required = what has no default), with
+ * each default shown. Computed once, not on every tools/list.
+ */
+export function inputJsonSchema(input: z.ZodObject): JsonSchema {
+  const asInput = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const asOutput = z.toJSONSchema(input, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  for (const [name, prop] of Object.entries(asOutput.properties ?? {})) {
+    if ('default' in prop && asInput.properties?.[name]) asInput.properties[name] = { ...asInput.properties[name], default: prop.default };
+  }
+  delete asInput.$schema;
+  return asInput;
+}
+
+export function outputJsonSchema(output: z.ZodObject): JsonSchema {
+  const schema = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  delete schema.$schema;
+  return schema;
+}
