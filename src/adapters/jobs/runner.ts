@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
+import pg from 'pg';
 
 /** graphile-worker's own schema (`graphile_worker`), applied beside ours; idempotent. */
 export async function migrateQueue(connectionString: string): Promise<void> {
@@ -41,7 +42,11 @@ export interface JobRunner {
  */
 export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
   const logger = quietLogger(o.log);
-  const utils = await makeWorkerUtils({ connectionString: o.connectionString, logger });
+  // Our own pool, with an error handler: a connection the database drops (restart, shutdown) is
+  // logged instead of crashing the process, and the pool is ended when the runner stops.
+  const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 3 });
+  pgPool.on('error', (err) => o.log.warn({ err: String(err) }, 'job queue connection lost'));
+  const utils = await makeWorkerUtils({ pgPool, logger });
   const workerIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
@@ -74,7 +79,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
   events.on('worker:stop', ({ worker }) => void workerIds.delete(worker.workerId));
 
   const runner = await run({
-    connectionString: o.connectionString,
+    pgPool,
     concurrency: o.concurrency,
     pollInterval: o.pollIntervalMs,
     noHandleSignals: true,
@@ -97,6 +102,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
         .withPgClient((client) => client.query('delete from worker_heartbeats where worker_id = any($1::text[])', [[...workerIds]]))
         .catch(() => {});
       await utils.release();
+      await pgPool.end();
     },
   };
 }

@@ -52,8 +52,10 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record
  * each default shown. Computed once, not on every tools/list.
  */
 export function inputJsonSchema(input: z.ZodObject): JsonSchema {
-  const asInput = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  const asOutput = z.toJSONSchema(input, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  // A fresh object of the same shape: a schema with a registered id would come out as a bare $ref.
+  const plain = z.object(input.shape);
+  const asInput = z.toJSONSchema(plain, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const asOutput = z.toJSONSchema(plain, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   for (const [name, prop] of Object.entries(asOutput.properties ?? {})) {
     if ('default' in prop && asInput.properties?.[name]) asInput.properties[name] = { ...asInput.properties[name], default: prop.default };
   }
@@ -62,7 +64,7 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
 }
 
 export function outputJsonSchema(output: z.ZodObject): JsonSchema {
-  const schema = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const schema = z.toJSONSchema(z.object(output.shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   delete schema.$schema;
   return schema;
 }

@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/** The sign-in and consent page in a real headless Chromium (Debian's; .ci/run installs it). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REDIRECT = 'http://127.0.0.1:9/callback';
+let app: TestApp;
+let browser: Browser | undefined;
+
+describe.skipIf(!existsSync(CHROMIUM))('OAuth sign-in page in a headless browser', () => {
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('signs in, consents, and hands a code the client exchanges with its PKCE verifier', async () => {
+    await app.deps.admin.createAccount({ email: 'eva@example.com', plan: 'pro', credits: 10, verified: true, password: 'open sesame 42' });
+    const reg = (await (await fetch(`${app.baseUrl}/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Browser Agent' }) })).json()) as { client_id: string };
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const url = `${app.baseUrl}/authorize?${new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz', resource: `${app.baseUrl}/mcp` })}`;
+
+    const page = await browser!.newPage();
+    let callback = '';
+    await page.route('http://127.0.0.1:9/**', (route) => {
+      callback = route.request().url();
+      return route.fulfill({ status: 200, body: 'signed in' });
+    });
+    await page.goto(url);
+    expect(await page.textContent('h1')).toBe('Sign in');
+    expect(await page.textContent('body')).toContain('Browser Agent');
+
+    await page.fill('#email', 'eva@example.com');
+    await page.fill('#password', 'wrong password');
+    await page.check('input[name=consent]');
+    await page.click('button[value=allow]');
+    expect(await page.textContent('[role=alert]')).toContain('not right');
+
+    await page.fill('#email', 'eva@example.com');
+    await page.fill('#password', 'open sesame 42');
+    await page.check('input[name=consent]');
+    await page.click('button[value=allow]');
+    await page.waitForURL(/127\.0\.0\.1:9\/callback/);
+    const back = new URL(callback);
+    expect(back.searchParams.get('state')).toBe('xyz');
+
+    const token = await fetch(`${app.baseUrl}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, client_id: reg.client_id, redirect_uri: REDIRECT }).toString(),
+    });
+    expect(token.status).toBe(200);
+    expect(((await token.json()) as { token_type: string }).token_type).toBe('Bearer');
+    await page.close();
+  });
+});
+
+it.runIf(!existsSync(CHROMIUM))('notes that the browser test was skipped', () => {
+  console.warn(`Skipped the OAuth browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`);
+});
