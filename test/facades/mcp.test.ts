@@ -113,4 +113,20 @@ describe('MCP tool server', () => {
     const bad = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope' }, body: '{}' });
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
+
+  it('limits tool calls per account, in a bucket apart from the REST key bucket', async () => {
+    const { key } = await app.newKey('sandbox');
+    const client = await connect(key);
+    const codes: string[] = [];
+    for (let i = 0; i < 31; i++) {
+      const r = (await client.callTool({ name: 'get_job', arguments: { jobId: 'job_01ARZ3NDEKTSV4RRFFQ69G5FAV' } })) as ToolResult;
+      codes.push(JSON.parse(r.content[0]!.text).error.code);
+    }
+    expect(codes.slice(0, 30).every((c) => c === 'job_not_found')).toBe(true);
+    expect(codes[30]).toBe('rate_limit_exceeded');
+    const rest = await app.get('/v1/account', key);
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('29');
+    await client.close();
+  });
 });
