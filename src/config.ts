@@ -20,12 +20,32 @@ const Env = z.object({
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(30_000),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(3),
+  LIVE_PLATFORMS: z.string().default('airbnb,booking,vrbo,google'),
+  AIRBNB_BASE_URL: z.string().url().default('https://www.airbnb.com'),
+  AIRBNB_API_KEY: z.string().optional(),
+  BOOKING_BASE_URL: z.string().url().default('https://www.booking.com'),
+  VRBO_BASE_URL: z.string().url().default('https://www.vrbo.com'),
+  GOOGLE_BASE_URL: z.string().url().default('https://serpapi.com'),
+  GOOGLE_API_KEY: z.string().min(1).optional(),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });
+
+export interface LiveConfig {
+  platforms: string[];
+  baseUrls: { airbnb: string; booking: string; vrbo: string; google: string };
+  airbnbApiKey: string | null;
+  googleApiKey: string | null;
+  timeoutMs: number;
+  retries: number;
+  concurrency: number;
+}
 
 export interface Config {
   port: number;
@@ -43,6 +63,8 @@ export interface Config {
   /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
   runWorker: boolean;
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
+  /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
+  live: LiveConfig;
   /** Consecutive failed legs that open a live platform's circuit breaker, and how long it stays open. */
   breakerFailures: number;
   breakerHalfOpenMs: number;
@@ -86,6 +108,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     asyncThresholdMs: e.ASYNC_THRESHOLD_MS,
     runWorker: e.RUN_WORKER === 'true',
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
+    live: {
+      platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
+      baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },
+      airbnbApiKey: e.AIRBNB_API_KEY ?? null,
+      googleApiKey: e.GOOGLE_API_KEY ?? null,
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      retries: e.UPSTREAM_RETRIES,
+      concurrency: e.UPSTREAM_CONCURRENCY,
+    },
     breakerFailures: e.BREAKER_FAILURES,
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,

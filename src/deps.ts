@@ -63,6 +63,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const log = overrides.log ?? pino({ level: config.logLevel });
   const { redis } = overrides;
   const memoryLimiter = createMemoryRateLimiter(clock);
+  const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   return {
     config,
     db: database.db,
@@ -80,7 +81,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
       // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
-      live: withCircuitBreakers(overrides.platforms?.live ?? createLiveAdapters(), PLATFORMS, {
+      live: withCircuitBreakers(overrides.platforms?.live ?? live!, PLATFORMS, {
         failures: config.breakerFailures,
         halfOpenAfterMs: config.breakerHalfOpenMs,
       }),
@@ -94,6 +95,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       }
     },
     async close() {
+      await live?.close();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -34,8 +34,9 @@ const RULES: Partial<Record<Platform, UrlRule>> = {
   },
   vrbo: {
     hosts: withWww(VRBO_TLDS.map((tld) => `vrbo.${tld}`)),
-    // /1234567 or /1234567ha: the numeric form is the id (spec 4.5).
-    id: (p) => /^\/(\d{3,12})(?:ha)?\/?$/.exec(p)?.[1] ?? null,
+    // /1234567 or /1234567ha. Vrbo numbers its two listing namespaces separately (1234567 and
+    // 1234567ha can be two properties), so the id is the property id verbatim, "ha" included.
+    id: (p) => /^\/(\d{3,12}(?:ha)?)\/?$/.exec(p)?.[1] ?? null,
   },
   google: {
     hosts: new Set(['www.google.com', 'google.com']),

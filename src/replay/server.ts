@@ -9,7 +9,7 @@ import path from 'node:path';
  *
  * A request for /<platform>/<path> is answered from <dir>/<platform>/<path>[/<operation>]/<key>.json
  * when the request names a key (query `id`, `listing_id`, `hotel_id`, `property_token`,
- * `place_id`, or body `variables.id`/`variables.listingId`), else from
+ * `place_id`, or the first `id`/`listingId`/`hotelId` in the body's `variables`), else from
  * <dir>/<platform>/<path>[/<operation>].json; 404 when neither exists. <operation> is the query's
  * `engine` or `operationName`, or the JSON body's `operationName`, for APIs that serve many
  * operations on one path (SerpApi, GraphQL). Faults are set per platform (or for all) at start or at run time through
@@ -56,12 +56,25 @@ function requestKey(url: URL, body: string): string | null {
     if (v) return v;
   }
   try {
-    const vars = (JSON.parse(body) as { variables?: Record<string, unknown> }).variables;
-    const v = vars?.id ?? vars?.listingId;
-    return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
+    return findKey((JSON.parse(body) as { variables?: unknown }).variables, 0);
   } catch {
     return null;
   }
+}
+
+/** The first `id`, `listingId` or `hotelId` in GraphQL variables, however nested (three levels at most). */
+function findKey(value: unknown, depth: number): string | null {
+  if (!value || typeof value !== 'object' || depth > 3) return null;
+  const record = value as Record<string, unknown>;
+  for (const name of ['id', 'listingId', 'hotelId']) {
+    const v = record[name];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+  }
+  for (const child of Object.values(record)) {
+    const found = findKey(child, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 async function firstExisting(files: string[]): Promise<string | null> {

@@ -46,7 +46,7 @@ describe('GET /v1/availability', () => {
     expect(batch.meta.warnings).toContainEqual(expect.objectContaining({ code: 'listing_not_found' }));
     expect(batch.meta.platformResults).toEqual([{ platform: 'vrbo', status: 'ok', count: 2, cached: false, creditsCharged: 0 }]);
     const byUrl = await ok(`/v1/availability?platform=vrbo&url=${encodeURIComponent('https://www.vrbo.com/6000001ha')}&startDate=${start}&endDate=${end}`);
-    expect(byUrl.data[0].listingId).toBe('6000001');
+    expect(byUrl.data[0].listingId).toBe('6000001ha');
   });
 
   it.each([

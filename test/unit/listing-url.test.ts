@@ -26,7 +26,7 @@ describe('listingIdFromUrl: valid listing URLs', () => {
     ['booking', 'https://booking.com/hotel/fr/le-petit-2.fr.html', 'fr/le-petit-2'],
     ['booking', 'https://www.booking.com/hotel/gb/the-savoy.en-gb.html?aid=1', 'gb/the-savoy'],
     ['vrbo', 'https://www.vrbo.com/1234567', '1234567'],
-    ['vrbo', 'https://www.vrbo.com/1234567ha', '1234567'],
+    ['vrbo', 'https://www.vrbo.com/1234567ha', '1234567ha'],
     ['vrbo', 'https://vrbo.co.uk/321/', '321'],
     ['google', 'https://www.google.com/travel/hotels/entity/ChkIabcdefgh12', 'ChkIabcdefgh12'],
     ['google', 'https://google.com/travel/hotels/Lisbon/entity/CgoI-_xyz12345/overview', 'CgoI-_xyz12345'],

@@ -39,7 +39,8 @@ export interface Money {
  */
 export function parseMoney(text: string, currencyHint?: string): Money | null {
   const t = text.replace(/\u00a0|\u202f/g, ' ').trim();
-  if (!t || /\d\s*[kKmM]\b/.test(t)) return null;
+  // "7.5K" is an abbreviation, not an amount; "1 234 Kč" (a currency) is an amount.
+  if (!t || /\d\s*[kKmM](?!\p{L})/u.test(t)) return null;
   const code = /\b([A-Z]{3})\b/.exec(t)?.[1];
   const symbol = Object.keys(SYMBOLS).sort((a, b) => b.length - a.length).find((s) => t.includes(s));
   const currency = code && CURRENCY_MINOR_UNITS[code] !== undefined ? code : symbol ? SYMBOLS[symbol]! : null;

@@ -1,0 +1,118 @@
+import { roundToMinor } from '../../../domain/currency.js';
+import type { StayPrice } from '../../../domain/model/property.js';
+import { dig, str, type FieldWarnings } from '../parse-support.js';
+import { amountOf, isInCurrency } from './money.js';
+
+/**
+ * Airbnb's `StructuredDisplayPrice` (search cards; the same type backs the PDP's book-it box): a
+ * primary line ("$2,245" qualified "total", rounded up to the whole unit) and an explanation whose
+ * line items are the exact breakdown ("5 nights x $446.94", "Long stay discount", "Cleaning fee",
+ * "Airbnb service fee", "Taxes", then "Total"). The price is built from the line items only when
+ * they reconcile with each other and with the primary line; otherwise it is null with a
+ * `price_basis_unclear` warning. Never guessed.
+ */
+export interface PriceBasis {
+  currency: string;
+  nights: number;
+}
+
+interface Lines {
+  base: number | null;
+  statedNights: number | null;
+  discounts: number;
+  cleaning: number | null;
+  service: number | null;
+  taxes: number | null;
+  combined: number | null;
+  other: number;
+  otherLabels: string[];
+  total: number | null;
+  count: number;
+}
+
+const add = (a: number | null, b: number) => (a ?? 0) + b;
+
+function lineItems(sdp: unknown): { typename: string; description: string; priceString: string }[] {
+  const groups = dig(sdp, 'explanationData', 'priceDetails');
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((g) => {
+    const items = dig(g, 'items');
+    if (!Array.isArray(items)) return []; // a DisplayPriceExplanationDisclaimer ("Classic studio") has none
+    return items.flatMap((it) => {
+      const description = str(dig(it, 'description'));
+      const priceString = str(dig(it, 'priceString'));
+      return description && priceString ? [{ typename: String(dig(it, '__typename') ?? ''), description, priceString }] : [];
+    });
+  });
+}
+
+/** Classifies the line items; null when one of them carries no currency or no readable amount. */
+function classify(sdp: unknown, currency: string): Lines | null {
+  const l: Lines = { base: null, statedNights: null, discounts: 0, cleaning: null, service: null, taxes: null, combined: null, other: 0, otherLabels: [], total: null, count: 0 };
+  for (const item of lineItems(sdp)) {
+    if (!isInCurrency(item.priceString, currency)) return null;
+    const amount = amountOf(item.priceString, currency);
+    if (amount === null) return null;
+    const d = item.description;
+    const nightsLine = /^(\d+)\s+nights?\s*[x×]/i.exec(d) ?? /[x×]\s*(\d+)\s+nights?$/i.exec(d);
+    if (item.typename === 'HighlightExplanationLineItem' || /^total\b/i.test(d)) {
+      l.total = amount;
+      continue;
+    }
+    l.count++;
+    if (nightsLine) (l.base = add(l.base, amount)), (l.statedNights = Number(nightsLine[1]));
+    else if (amount < 0 || item.typename === 'DiscountedExplanationLineItem') l.discounts += amount;
+    else if (/cleaning fee/i.test(d)) l.cleaning = add(l.cleaning, amount);
+    else if (/service fee/i.test(d)) l.service = add(l.service, amount);
+    else if (/tax(es)?\s*(and|&)\s*fees/i.test(d)) l.combined = add(l.combined, amount);
+    else if (/\btax(es)?\b/i.test(d)) l.taxes = add(l.taxes, amount);
+    else (l.other += amount), l.otherLabels.push(d);
+  }
+  return l;
+}
+
+/** The primary line's amount when it is qualified as the stay total ("$2,245 total"). */
+function primaryTotal(sdp: unknown, currency: string): number | null {
+  const line = dig(sdp, 'primaryLine');
+  const components = dig(line, 'orderedComponents');
+  const parts = Array.isArray(components) ? components : [line];
+  const qualifier = parts.map((c) => str(dig(c, 'qualifier'))).find(Boolean);
+  const printed = parts.map((c) => str(dig(c, 'price')) ?? str(dig(c, 'discountedPrice'))).find(Boolean);
+  if (!printed || !qualifier || !/^total$/i.test(qualifier) || !isInCurrency(printed, currency)) return null;
+  return amountOf(printed, currency);
+}
+
+export function parseDisplayPrice(sdp: unknown, basis: PriceBasis, w: FieldWarnings, subject: string): StayPrice | null {
+  const { currency, nights } = basis;
+  const unclear = (why: string) => (w.add('price_basis_unclear', `${subject}: ${why}; no price is given rather than a guess.`), null);
+  if (sdp === null || typeof sdp !== 'object') return w.missing('price', `${subject}: airbnb sent no price`);
+  const l = classify(sdp, currency);
+  if (l === null) return unclear('a price line names no currency or no amount');
+  if (l.base === null) return unclear('the breakdown has no "N nights x rate" line');
+  if (l.statedNights !== nights) return unclear(`the breakdown is for ${l.statedNights} nights, not ${nights}`);
+  const sum = roundToMinor(l.base + l.discounts + (l.cleaning ?? 0) + (l.service ?? 0) + (l.taxes ?? 0) + (l.combined ?? 0) + l.other, currency);
+  const primary = primaryTotal(sdp, currency);
+  if (l.total !== null && Math.abs(l.total - sum) > 0.011 * l.count) return unclear(`the line items add up to ${sum}, not the stated total ${l.total}`);
+  if (l.total === null && primary === null) return unclear('neither a "Total" line nor a total-qualified price is given');
+  const total = l.total ?? sum;
+  // The primary line is the total rounded up to a whole unit.
+  if (primary !== null && (primary < total - 0.011 || primary - total >= 1)) return unclear(`the total ${total} does not match the displayed ${primary}`);
+
+  if (l.combined !== null) {
+    w.add('price_fees_combined', `${subject}: airbnb states taxes and fees as one amount (${l.combined}); it is in the total, not split into fees.taxes/fees.service.`);
+  }
+  if (l.otherLabels.length) {
+    w.add('price_fee_unclassified', `${subject}: ${l.otherLabels.join(', ')} (${roundToMinor(l.other, currency)}) is in the total but is not a cleaning, service or tax amount.`);
+  }
+  return {
+    currency,
+    nightlyPrice: roundToMinor((l.base + l.discounts) / nights, currency),
+    totalPrice: roundToMinor(total, currency),
+    nights,
+    fees: {
+      cleaning: l.cleaning === null ? null : roundToMinor(l.cleaning, currency),
+      service: l.service === null ? null : roundToMinor(l.service, currency),
+      taxes: l.taxes === null ? null : roundToMinor(l.taxes, currency),
+    },
+  };
+}

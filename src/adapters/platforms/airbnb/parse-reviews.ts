@@ -1,0 +1,72 @@
+import { isIsoDate } from '../../../domain/dates.js';
+import type { Review } from '../../../domain/model/review.js';
+import { dig, num, str, type FieldWarnings } from '../parse-support.js';
+import { missingPayload } from './graphql.js';
+
+export interface ReviewsPage {
+  reviews: Review[];
+  /** Reviews in the page, including any that could not be read. */
+  pageCount: number;
+  /** `metadata.reviewsCount`: all reviews of the listing, every language. */
+  total: number | null;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Airbnb review text is HTML with `<br/>` line breaks. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (all, e: string) => {
+      if (ENTITIES[e.toLowerCase()] !== undefined) return ENTITIES[e.toLowerCase()]!;
+      const code = e.startsWith('#x') || e.startsWith('#X') ? parseInt(e.slice(2), 16) : e.startsWith('#') ? Number(e.slice(1)) : NaN;
+      return Number.isFinite(code) ? String.fromCodePoint(code) : all;
+    })
+    .trim();
+}
+
+/** "en", "zh-TW", "pt_BR" → ISO-639-1 ("en", "zh", "pt"); null when it is not a language code. */
+function language(value: unknown): string | null {
+  const m = /^([a-z]{2})(?:[-_][A-Za-z0-9]+)?$/.exec(str(value) ?? '');
+  return m ? m[1]! : null;
+}
+
+/**
+ * A `StaysPdpReviewsQuery` response → reviews in Airbnb's order. Airbnb reviews have no title,
+ * liked/disliked split or trip type: those are null. The original-language `comments` are the text.
+ */
+export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarnings): ReviewsPage | null {
+  const container = dig(json, 'data', 'presentation', 'stayProductDetailPage', 'reviews');
+  const list = dig(container, 'reviews');
+  if (!Array.isArray(list)) return missingPayload(json, 'reviews');
+  const reviews: Review[] = [];
+  for (const r of list) {
+    const id = dig(r, 'id');
+    const reviewId = typeof id === 'number' ? String(id) : str(id);
+    const date = str(dig(r, 'createdAt'))?.slice(0, 10) ?? null;
+    if (reviewId === null || date === null || !isIsoDate(date)) {
+      w.add('review_skipped', 'An airbnb review without an id or a date was left out.');
+      continue;
+    }
+    const rating = num(dig(r, 'rating'));
+    const response = str(dig(r, 'response'));
+    reviews.push({
+      platform: 'airbnb',
+      listingId,
+      reviewId,
+      rating: rating !== null && rating >= 1 && rating <= 5 ? rating : w.missing('rating', 'a review has no 1-5 rating'),
+      ratingScale: 5,
+      title: null,
+      text: htmlToText(str(dig(r, 'comments')) ?? ''),
+      author: str(dig(r, 'reviewer', 'firstName')),
+      date,
+      tripType: null,
+      language: language(dig(r, 'language')) ?? w.missing('language', 'a review does not say its language'),
+      ownerResponse: response === null ? null : htmlToText(response),
+      liked: null,
+      disliked: null,
+    });
+  }
+  return { reviews, pageCount: list.length, total: num(dig(container, 'metadata', 'reviewsCount')) };
+}

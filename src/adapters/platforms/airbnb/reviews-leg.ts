@@ -1,0 +1,53 @@
+import type { Warning } from '../../../domain/model/common.js';
+import type { Review } from '../../../domain/model/review.js';
+import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports.js';
+import { FieldWarnings } from '../parse-support.js';
+import { parseReviewsPage, type ReviewsPage } from './parse-reviews.js';
+
+export interface ReviewsLegDeps {
+  /** One StaysPdpReviewsQuery page (most recent first) at an offset. */
+  fetchPage(offset: number, limit: number): Promise<unknown>;
+  pageSize: number;
+  maxPages: number;
+}
+
+/**
+ * Reviews are read most recent first at Airbnb's offsets. Without filters the leg reads just its
+ * window plus one review (so `hasMore` is exact); a language or rating filter, or a rating sort,
+ * is applied after retrieval over the reviews read from the first one (up to `maxPages` pages).
+ */
+export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Promise<ReviewsLegResult | null> {
+  const w = new FieldWarnings('airbnb');
+  const filtered = req.language !== null || req.minRating !== null;
+  const scan = filtered || req.sort !== 'recent';
+  const keep = (r: Review) => (req.language === null || r.language === req.language) && (req.minRating === null || (r.rating !== null && r.rating >= req.minRating));
+  const need = req.sort !== 'recent' ? Infinity : scan ? req.offset + req.count + 1 : req.count + 1;
+
+  const matched: Review[] = [];
+  let position = scan ? 0 : req.offset;
+  let exhausted = false;
+  let pages = 0;
+  while (matched.length < need && pages < deps.maxPages) {
+    const limit = scan ? deps.pageSize : Math.min(deps.pageSize, need - matched.length);
+    const page: ReviewsPage | null = parseReviewsPage(await deps.fetchPage(position, limit), req.listingId, w);
+    if (page === null) return null;
+    pages++;
+    matched.push(...page.reviews.filter(keep));
+    position += page.pageCount;
+    if (page.pageCount < limit || (page.total !== null && position >= page.total)) {
+      exhausted = true;
+      break;
+    }
+  }
+
+  if (req.sort !== 'recent') {
+    const dir = req.sort === 'rating_desc' ? -1 : 1;
+    // Stable: equal ratings keep Airbnb's most-recent-first order; unrated reviews go last.
+    matched.sort((a, b) => (a.rating === null || b.rating === null ? Number(a.rating === null) - Number(b.rating === null) : dir * (a.rating - b.rating)));
+  }
+  const start = scan ? req.offset : 0;
+  const warnings: Warning[] = [...w.list];
+  if (filtered) warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb review language and rating filters are applied after retrieval.', platform: 'airbnb' });
+  if (!exhausted && matched.length < need) warnings.push({ code: 'results_truncated', message: `Only the ${position} most recent airbnb reviews were read.`, platform: 'airbnb' });
+  return { reviews: matched.slice(start, start + req.count), hasMore: matched.length > start + req.count, warnings };
+}

@@ -1,0 +1,44 @@
+import type { PropertyType } from '../../../domain/model/property.js';
+
+/**
+ * Booking.com's accommodation type ids (`basicPropertyData.accommodationTypeId`, also the `ht_id`
+ * search filter) mapped onto PROPERTY_TYPES. Those marked "seen" were checked against the
+ * recorded Malta search (names and unit types agree); the others are ids of Booking.com's own
+ * property-type filter. Ids not listed map to "other" with a warning, never to a guess.
+ */
+export const ACCOMMODATION_TYPES: Readonly<Record<number, PropertyType>> = {
+  201: 'apartment', // Apartment (seen: "Entire apartment" units)
+  203: 'other', // Hostel (seen)
+  204: 'hotel', // Hotel (seen)
+  205: 'hotel', // Motel
+  206: 'hotel', // Resort (seen)
+  208: 'other', // Bed and breakfast (seen)
+  213: 'villa', // Villa
+  216: 'other', // Guest house (seen)
+  219: 'hotel', // Aparthotel (seen)
+  220: 'house', // Holiday home (seen: "Entire holiday home")
+  222: 'other', // Homestay (seen)
+  228: 'cottage', // Chalet
+};
+
+/** Customer types of ReviewCards, in the words the service uses for trip types. */
+export const TRIP_TYPES: Readonly<Record<string, string>> = {
+  FAMILIES: 'family',
+  COUPLES: 'couple',
+  SOLO_TRAVELLERS: 'solo',
+  GROUP_OF_FRIENDS: 'friends',
+  BUSINESS_TRAVELLERS: 'business',
+};
+
+export type FeeKind = 'taxes' | 'service' | 'cleaning';
+
+/**
+ * The excluded-charge types whose nature the recorded answers show (ids are Booking.com's
+ * front-end `chargeType`, not the connectivity API's codes):
+ * - 12: a per-person-per-night levy, EUR 3.50 for seven person-nights in Malta (its eco
+ *   contribution) — a tax;
+ * - 21: a percentage charge of 6-7% of the stay (Malta's VAT), nearly always INCLUDED — a tax;
+ * - 23: a per-stay charge of exactly 7% of the stay on rates without a type-21 charge — a tax.
+ * Other types (22, 148, ...) are added to the total but to no fee, with a warning.
+ */
+export const CHARGE_TYPES: Readonly<Record<number, FeeKind>> = { 12: 'taxes', 21: 'taxes', 23: 'taxes' };

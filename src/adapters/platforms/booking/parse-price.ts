@@ -1,0 +1,80 @@
+import { roundToMinor } from '../../../domain/currency.js';
+import type { Fees, StayPrice } from '../../../domain/model/property.js';
+import { LegFailure } from '../../../domain/ports.js';
+import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
+import { CHARGE_TYPES } from './mappings.js';
+
+interface Amount {
+  amount: number;
+  currency: string | null;
+}
+
+/** A warning recorded once per answer, however many items share the problem. */
+export function warnOnce(w: FieldWarnings, code: string, message: string): void {
+  if (!w.list.some((x) => x.code === code && x.message === message)) w.add(code, message);
+}
+
+/** An `amountPerStay` node: its unformatted number, else its printed amount in any digit grouping. */
+function amountOf(node: unknown, currencyHint: string): Amount | null {
+  const currency = str(dig(node, 'currency'))?.toUpperCase() ?? null;
+  const raw = num(dig(node, 'amountUnformatted'));
+  if (raw !== null) return { amount: raw, currency };
+  const printed = str(dig(node, 'amount'));
+  const money = printed ? parseMoney(printed, currency ?? currencyHint) : null;
+  return money ? { amount: money.amount, currency: currency ?? money.currency } : null;
+}
+
+function assertCurrency(found: string, wanted: string): void {
+  if (found !== wanted) throw new LegFailure('failed', `booking answered in ${found}, not ${wanted}`);
+}
+
+/**
+ * The stay price of one FullSearch result (`priceDisplayInfoIrene`). Booking.com's display price
+ * is the total for the stay (`amountPerStay`) with the INCLUDED charges (VAT) inside it; the
+ * EXCLUDED charges (city tax, ...) are paid on top, so they are the fees and part of totalPrice.
+ * nightlyPrice is the display price over the nights asked for (the item itself carries no dates).
+ * Returns null with a warning when the item has no usable price; throws when it is in another
+ * currency than the one asked for.
+ */
+export function stayPriceOf(item: unknown, nights: number, currency: string, w: FieldWarnings): StayPrice | null {
+  if (dig(item, 'soldOutInfo', 'isSoldOut') === true) return w.missing('price', 'sold out for these dates');
+  const info = dig(item, 'priceDisplayInfoIrene');
+  const display = amountOf(dig(info, 'displayPrice', 'amountPerStay'), currency);
+  if (!display) return w.missing('price', 'no stay price in the search result');
+  if (display.currency === null) return w.missing('price', 'the stay price names no currency');
+  assertCurrency(display.currency, currency);
+
+  const fees: Fees = { cleaning: null, service: null, taxes: null };
+  const unknownTypes = new Set<string>();
+  let extra = 0;
+  const charges = dig(info, 'excludedCharges', 'excludeChargesList');
+  if (!Array.isArray(charges)) {
+    warnOnce(w, 'price_basis_unclear', 'booking: a search result does not list the charges excluded from its price; its total may lack them.');
+  }
+  for (const charge of Array.isArray(charges) ? charges : []) {
+    if (dig(charge, 'chargeInclusion') !== 'EXCLUDED') continue;
+    const a = amountOf(dig(charge, 'amountPerStay'), currency);
+    if (!a || a.currency === null) {
+      warnOnce(w, 'price_basis_unclear', 'booking: an excluded charge has no readable amount or currency; no total is given for that stay.');
+      return null;
+    }
+    assertCurrency(a.currency, currency);
+    const value = roundToMinor(a.amount, currency);
+    const type = num(dig(charge, 'chargeType'));
+    const kind = type === null ? undefined : CHARGE_TYPES[type];
+    if (kind) fees[kind] = roundToMinor((fees[kind] ?? 0) + value, currency);
+    else unknownTypes.add(String(type ?? '?'));
+    extra += value;
+  }
+  if (unknownTypes.size > 0) {
+    warnOnce(w, 'fee_uncategorised', `booking: excluded charges of type ${[...unknownTypes].sort().join(', ')} are in totalPrice but in no fee field.`);
+  }
+  const accommodation = roundToMinor(display.amount, currency);
+  return {
+    currency,
+    nightlyPrice: roundToMinor(accommodation / nights, currency),
+    totalPrice: roundToMinor(accommodation + extra, currency),
+    nights,
+    fees,
+  };
+}

@@ -1,0 +1,94 @@
+import { roundToMinor } from '../../../domain/currency.js';
+import type { StayPrice } from '../../../domain/model/property.js';
+import { LegFailure } from '../../../domain/ports.js';
+import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
+
+/**
+ * Google's rates as SerpApi relays them. A rate block is
+ * `{ lowest: "$1,102", extracted_lowest: 1102, before_taxes_fees: "$919", extracted_before_taxes_fees: 919 }`.
+ * `lowest` is the price Google shows; where `before_taxes_fees` is stated beside it, `lowest` is
+ * the same offer with taxes and fees. `total_rate` is for the whole stay, `rate_per_night` per night (and
+ * rounded by Google), so totals come from `total_rate` only.
+ */
+
+/** An amount of a rate block: SerpApi's extracted number, else its printed text (any digit grouping). */
+export function amountOf(rate: unknown, key: 'lowest' | 'before_taxes_fees', currency: string): number | null {
+  const extracted = num(dig(rate, `extracted_${key}`));
+  if (extracted !== null) return extracted >= 0 ? roundToMinor(extracted, currency) : null;
+  const text = str(dig(rate, key));
+  const money = text === null ? null : parseMoney(text, currency);
+  if (money === null) return null;
+  // Only an ISO code in the text is trusted: "$" alone also prints CA$, MX$ and others.
+  const code = /\b([A-Z]{3})\b/.exec(text!)?.[1];
+  if (code && money.currency === code && code !== currency) throw new LegFailure('failed', `google answered in ${code}, not ${currency}`);
+  return money.amount;
+}
+
+const NO_FEES = { cleaning: null, service: null, taxes: null } as const;
+
+/**
+ * The stay price of an entry carrying `total_rate` (a search item, a property, an OTA offer).
+ * totalPrice is Google's all-in total; nightlyPrice is the before-taxes total over the nights.
+ * Google states taxes and fees only as one lump (total minus before-taxes), never split into the
+ * cleaning/service/taxes of the schema, so fees stay null. Without a before-taxes figure, whether
+ * the total includes taxes is not stated: the price is given with `price_basis_unclear`.
+ */
+export function stayPrice(entry: unknown, nights: number, currency: string, w: FieldWarnings, label: string): StayPrice | null {
+  const rate = dig(entry, 'total_rate');
+  const total = amountOf(rate, 'lowest', currency);
+  if (total === null || nights < 1) return w.missing('price', 'google stated no total rate for this stay');
+  const before = amountOf(rate, 'before_taxes_fees', currency);
+  if (before === null && !w.list.some((x) => x.code === 'price_basis_unclear')) {
+    w.add('price_basis_unclear', `google did not say whether its total includes taxes and fees (first: ${label}).`);
+  }
+  const nightlyPrice = roundToMinor((before ?? total) / nights, currency);
+  return { currency, nightlyPrice, totalPrice: total, nights, fees: { ...NO_FEES } };
+}
+
+export interface OtaRate {
+  source: string;
+  url: string;
+  totalPrice: number;
+  beforeTaxes: number | null;
+  official: boolean;
+}
+
+function httpUrl(value: unknown): string | null {
+  const s = str(value);
+  return s !== null && /^https?:\/\/[^\s]+$/i.test(s) ? s : null;
+}
+
+/**
+ * The OTA rates of a property details answer: `prices[]` only. `featured_prices[]` are paid
+ * placements (google.com/aclk links) repeating OTAs already in `prices[]`, so they are left out.
+ * One rate per source (its lowest), in Google's order; rates stated for fewer guests than asked,
+ * or without a source, link or total, are dropped and reported.
+ */
+export function otaRates(json: unknown, currency: string, guests: number, w: FieldWarnings): OtaRate[] {
+  const entries = dig(json, 'prices');
+  if (!Array.isArray(entries)) return [];
+  const bySource = new Map<string, OtaRate>();
+  let incomplete = 0;
+  let fewerGuests = 0;
+  for (const e of entries) {
+    const source = str(dig(e, 'source'));
+    const url = httpUrl(dig(e, 'link'));
+    const totalPrice = amountOf(dig(e, 'total_rate'), 'lowest', currency);
+    if (source === null || url === null || totalPrice === null) {
+      incomplete++;
+      continue;
+    }
+    const numGuests = num(dig(e, 'num_guests'));
+    if (numGuests !== null && numGuests < guests) {
+      fewerGuests++;
+      continue;
+    }
+    const rate: OtaRate = { source, url, totalPrice, beforeTaxes: amountOf(dig(e, 'total_rate'), 'before_taxes_fees', currency), official: dig(e, 'official') === true };
+    const key = source.toLowerCase();
+    const seen = bySource.get(key);
+    if (!seen || rate.totalPrice < seen.totalPrice) bySource.set(key, rate);
+  }
+  if (incomplete) w.missing('offers', `${incomplete} google rate(s) without a source, link or total were left out`);
+  if (fewerGuests) w.add('offers_dropped_occupancy', `${fewerGuests} google rate(s) were for fewer guests than asked and were left out.`);
+  return [...bySource.values()];
+}

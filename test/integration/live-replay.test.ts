@@ -1,0 +1,121 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReplayServer } from '../../src/replay/server.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/common-rules.js';
+
+/**
+ * Live keys end to end against the replay upstream serving the project's own recorded-shape
+ * fixtures: HTTP -> platform client -> parser -> cache -> credits, with faults injected upstream.
+ */
+let app: TestApp;
+let replay: ReturnType<typeof createReplayServer>;
+let replayUrl = '';
+
+async function setFaults(faults: Record<string, unknown>): Promise<void> {
+  await fetch(`${replayUrl}/__replay`, { method: 'POST', body: JSON.stringify(faults) });
+}
+
+beforeAll(async () => {
+  replay = createReplayServer('fixtures/replay');
+  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
+  replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  app = await startTestApp({
+    config: {
+      legDeadlineMs: 5_000,
+      live: {
+        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
+        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
+        airbnbApiKey: null,
+        googleApiKey: 'replay-key',
+        timeoutMs: 2_000,
+        retries: 0,
+        concurrency: 4,
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  replay.closeAllConnections();
+  await new Promise((r) => replay.close(r));
+});
+
+async function balanceOf(accountId: string): Promise<number> {
+  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+  return Number(row!.b);
+}
+
+interface Envelope {
+  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  meta: { creditsCharged: number; partial: boolean; platformResults: { platform: string; status: string; count: number; creditsCharged: number }[]; warnings: { code: string; platform?: string }[] };
+}
+
+async function ok(path: string, key: string): Promise<Envelope> {
+  const res = await app.get(path, key);
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return JSON.parse(text) as Envelope;
+}
+
+describe('live keys against the replay upstream', () => {
+  it('searches four platforms and bills each platform that returned items', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const body = await ok('/v1/search?location=Lisbon&platforms=airbnb,booking,vrbo,google&limit=20', key);
+    expect(body.meta.platformResults.map((r) => [r.platform, r.status])).toEqual([['airbnb', 'ok'], ['booking', 'ok'], ['vrbo', 'ok'], ['google', 'ok']]);
+    const ids = body.data.map((p: { id: string }) => p.id);
+    expect(ids).toEqual(expect.arrayContaining(['stays_airbnb_910000001', 'stays_booking_4400101', 'stays_google_ChkIfx1AzulejoTeste0001EAE']));
+    expect(ids.some((id: string) => id.startsWith('stays_vrbo_'))).toBe(true);
+    expect(body.meta.creditsCharged).toBe(20);
+    expect(await balanceOf(accountId)).toBe(80);
+  });
+
+  it('quotes a price with its fees, a calendar, reviews and a price comparison, each billed per the table', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const price = await ok('/v1/price?platform=airbnb&listingId=910000001&checkIn=2027-06-10&checkOut=2027-06-14', key);
+    expect(price.data).toMatchObject({ platform: 'airbnb', listingId: '910000001', currency: 'USD', nights: 4, totalPrice: 625.53 });
+    expect(price.data.fees.cleaning).toEqual(expect.any(Number));
+    expect(price.meta.creditsCharged).toBe(1);
+
+    const calendar = await ok('/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-06-07&endDate=2027-06-13', key);
+    expect(calendar.data[0].dates).toHaveLength(7);
+    expect(calendar.meta.creditsCharged).toBe(3);
+
+    const reviews = await ok('/v1/reviews?platform=airbnb&listingId=910000001', key);
+    expect(reviews.data).toHaveLength(4);
+    expect(reviews.meta.creditsCharged).toBe(2);
+
+    const compare = await ok('/v1/price-compare?googleHotelId=ChkIfx1AzulejoTeste0001EAE&checkIn=2031-06-10&checkOut=2031-06-13', key);
+    expect(compare.data.offers.length).toBeGreaterThan(1);
+    expect(compare.data.min).toBe(Math.min(...compare.data.offers.map((o: { totalPrice: number }) => o.totalPrice)));
+    expect(compare.meta.creditsCharged).toBe(5);
+
+    expect(await balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);
+  });
+
+  it('is partial when one platform fails or is blocked, and charges only the good legs', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    await setFaults({ platform: 'vrbo', errorRate: 1 });
+    await setFaults({ platform: 'booking', blockedRate: 1 });
+    try {
+      const body = await ok('/v1/search?location=Porto&platforms=airbnb,booking,vrbo,google&limit=20', key);
+      expect(body.meta.partial).toBe(true);
+      expect(body.meta.platformResults.map((r) => [r.platform, r.status, r.creditsCharged])).toEqual([['airbnb', 'ok', 5], ['booking', 'blocked', 0], ['vrbo', 'failed', 0], ['google', 'ok', 5]]);
+      expect(body.meta.creditsCharged).toBe(10);
+      expect(await balanceOf(accountId)).toBe(90);
+    } finally {
+      await fetch(`${replayUrl}/__replay`, { method: 'DELETE' });
+    }
+  });
+
+  it('answers 503 at no cost when every platform fails', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    await setFaults({ errorRate: 1 });
+    try {
+      await expectError(await app.get('/v1/search?location=Madrid&platforms=airbnb,booking,vrbo,google', key), 503, 'upstream_unavailable');
+      expect(await balanceOf(accountId)).toBe(100);
+    } finally {
+      await fetch(`${replayUrl}/__replay`, { method: 'DELETE' });
+    }
+  });
+});
