@@ -1,7 +1,6 @@
 import path from 'node:path';
-import postgres from 'postgres';
 import type { Config } from './config.js';
-import { runMigrations as runSchemaMigrations } from './adapters/postgres/db.js';
+import { databaseAnswers, runMigrations as runSchemaMigrations } from './adapters/postgres/db.js';
 import { migrateQueue } from './adapters/jobs/runner.js';
 
 /** Our tables (drizzle/) and the job queue's schema, both idempotent. */
@@ -19,18 +18,6 @@ export interface DatabaseHandle {
   stop(): Promise<void>;
 }
 
-async function answers(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
-  try {
-    await sql`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 1 }).catch(() => {});
-  }
-}
-
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL in DATA_DIR, started here unless
  * another process of ours already runs it. Migrations are applied either way.
@@ -41,7 +28,7 @@ export async function openDatabase(config: Config, log: (line: string) => void):
     return { url: config.databaseUrl, embedded: false, created: false, stop: async () => {} };
   }
   const runningUrl = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/accommodation`;
-  if (await answers(runningUrl)) {
+  if (await databaseAnswers(runningUrl)) {
     await runMigrations(runningUrl);
     return { url: runningUrl, embedded: true, created: false, stop: async () => {} };
   }

@@ -56,11 +56,11 @@ export interface DepsOverrides {
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
 export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
-  const database: Database = connect(databaseUrl);
+  const log = overrides.log ?? pino({ level: config.logLevel });
+  const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'));
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
-  const log = overrides.log ?? pino({ level: config.logLevel });
   const { redis } = overrides;
   const memoryLimiter = createMemoryRateLimiter(clock);
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
@@ -88,7 +88,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     },
     async ready() {
       try {
-        await database.sql`select 1`;
+        await database.pool.query('select 1');
         return true;
       } catch {
         return false;

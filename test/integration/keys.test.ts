@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Database } from '../../src/adapters/postgres/db.js';
@@ -14,29 +15,33 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 let testDb: TestDatabase;
 let database: Database;
+/** A direct connection for assertions (postgres.js tagged templates). */
+let sql: postgres.Sql;
 let admin: Admin;
 let keys: KeyStore;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   database = connect(testDb.url, 4);
+  sql = postgres(testDb.url, { max: 2, onnotice: () => {} });
   admin = createAdmin(database.db, createPgLedger(database.db), createIds());
   keys = createPgKeyStore(database.db);
 });
 
 afterAll(async () => {
+  await sql?.end();
   await database?.close();
   await testDb?.drop();
 });
 
 /** Every row of every table in the public schema, each as its text form. */
 async function everyPublicRowAsText(): Promise<{ table: string; text: string }[]> {
-  const tables = await database.sql<{ table_name: string }[]>`
+  const tables = await sql<{ table_name: string }[]>`
     select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
   const out: { table: string; text: string }[] = [];
   for (const { table_name } of tables) {
     const quoted = `"${table_name.replaceAll('"', '""')}"`;
-    const rows = await database.sql.unsafe<{ t: string }[]>(`select t::text as t from public.${quoted} t`);
+    const rows = await sql.unsafe<{ t: string }[]>(`select t::text as t from public.${quoted} t`);
     for (const r of rows) out.push({ table: table_name, text: r.t });
   }
   return out;
@@ -54,7 +59,7 @@ describe('createAdmin.createKey: only the hash is stored', () => {
     expect(live.prefix).toBe(live.key.slice(0, 15));
     expect(sandbox.prefix).toBe(sandbox.key.slice(0, 15));
 
-    const rows = await database.sql<{ id: string; account_id: string; key_hash: string; prefix: string; env: string; revoked_at: unknown }[]>`
+    const rows = await sql<{ id: string; account_id: string; key_hash: string; prefix: string; env: string; revoked_at: unknown }[]>`
       select id, account_id, key_hash, prefix, env, revoked_at from api_keys where account_id = ${accountId} order by env`;
     expect(rows).toEqual([
       { id: live.keyId, account_id: accountId, key_hash: sha256(live.key), prefix: live.key.slice(0, 15), env: 'live', revoked_at: null },
@@ -81,14 +86,14 @@ describe('createAdmin.createKey: only the hash is stored', () => {
     const created = await Promise.all(Array.from({ length: 20 }, () => admin.createKey(accountId, 'live')));
     expect(new Set(created.map((c) => c.key)).size).toBe(20);
     expect(new Set(created.map((c) => c.keyId)).size).toBe(20);
-    const [row] = await database.sql<{ count: string }[]>`
+    const [row] = await sql<{ count: string }[]>`
       select count(distinct key_hash)::text as count from api_keys where account_id = ${accountId}`;
     expect(row?.count).toBe('20');
   });
 
   it('refuses a key for an unknown account (foreign key)', async () => {
     await expect(admin.createKey('acct_UNKNOWN', 'live')).rejects.toThrow();
-    expect(await database.sql`select 1 from api_keys where account_id = 'acct_UNKNOWN'`).toHaveLength(0);
+    expect(await sql`select 1 from api_keys where account_id = 'acct_UNKNOWN'`).toHaveLength(0);
   });
 });
 
@@ -136,7 +141,7 @@ describe('createPgKeyStore.findByHash', () => {
     expect(await keys.findByHash(hashKey(doomed.key))).toBeNull();
     expect((await keys.findByHash(hashKey(kept.key)))?.keyId).toBe(kept.keyId);
 
-    const [row] = await database.sql<{ revoked_seconds_ago: number | null }[]>`
+    const [row] = await sql<{ revoked_seconds_ago: number | null }[]>`
       select extract(epoch from now() - revoked_at)::float8 as revoked_seconds_ago from api_keys where id = ${doomed.keyId}`;
     expect(row?.revoked_seconds_ago).toBeTypeOf('number');
     expect(row!.revoked_seconds_ago!).toBeGreaterThanOrEqual(0);
@@ -150,7 +155,7 @@ describe('passwords', () => {
     const password = 'correct horse battery staple';
     const { accountId } = await admin.createAccount({ email: 'pw@example.com', plan: 'free', credits: 0, verified: true, password });
     const { accountId: other } = await admin.createAccount({ email: 'pw2@example.com', plan: 'free', credits: 0, verified: true, password });
-    const rows = await database.sql<{ id: string; password_hash: string | null }[]>`
+    const rows = await sql<{ id: string; password_hash: string | null }[]>`
       select id, password_hash from accounts where id in (${accountId}, ${other}) order by id`;
     expect(rows.map((r) => r.id)).toEqual([accountId, other]);
     const [stored, storedOther] = rows.map((r) => r.password_hash);
@@ -171,7 +176,7 @@ describe('passwords', () => {
 
   it('stores no password hash for an account created without a password', async () => {
     const { accountId } = await admin.createAccount({ email: 'nopw@example.com', plan: 'free', credits: 0, verified: true, password: null });
-    const [row] = await database.sql<{ password_hash: string | null; email: string }[]>`select password_hash, email from accounts where id = ${accountId}`;
+    const [row] = await sql<{ password_hash: string | null; email: string }[]>`select password_hash, email from accounts where id = ${accountId}`;
     expect(row).toEqual({ password_hash: null, email: 'nopw@example.com' });
   });
 

@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Database } from '../../src/adapters/postgres/db.js';
 import { createAdmin, type Admin } from '../../src/adapters/postgres/admin.js';
@@ -8,6 +9,8 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let testDb: TestDatabase;
 let database: Database;
+/** A direct connection for assertions (postgres.js tagged templates). */
+let sql: postgres.Sql;
 let ledger: Ledger;
 let admin: Admin;
 let n = 0;
@@ -16,11 +19,13 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   // More connections than the default so that the concurrent posts really contend in PostgreSQL.
   database = connect(testDb.url, 20);
+  sql = postgres(testDb.url, { max: 2, onnotice: () => {} });
   ledger = createPgLedger(database.db);
   admin = createAdmin(database.db, ledger, createIds());
 });
 
 afterAll(async () => {
+  await sql?.end();
   await database?.close();
   await testDb?.drop();
 });
@@ -37,7 +42,7 @@ async function newAccount(credits: number): Promise<string> {
 }
 
 async function balanceOf(accountId: string): Promise<number> {
-  const rows = await database.sql<{ credit_balance: string }[]>`select credit_balance from accounts where id = ${accountId}`;
+  const rows = await sql<{ credit_balance: string }[]>`select credit_balance from accounts where id = ${accountId}`;
   expect(rows).toHaveLength(1);
   return Number(rows[0]!.credit_balance);
 }
@@ -51,7 +56,7 @@ interface LedgerRow {
 }
 
 async function rowsOf(accountId: string): Promise<LedgerRow[]> {
-  const rows = await database.sql<{ id: string; entry_key: string; amount: string; balance_after: string; reason: string }[]>`
+  const rows = await sql<{ id: string; entry_key: string; amount: string; balance_after: string; reason: string }[]>`
     select id, entry_key, amount, balance_after, reason from credit_ledger where account_id = ${accountId} order by id`;
   return rows.map((r) => ({ id: Number(r.id), entryKey: r.entry_key, amount: Number(r.amount), balanceAfter: Number(r.balance_after), reason: r.reason }));
 }
@@ -128,7 +133,7 @@ describe('createPgLedger.post: concurrent debits', () => {
 
   it('returns null for an unknown account and writes nothing', async () => {
     expect(await ledger.post({ accountId: 'acct_DOES_NOT_EXIST', entryKey: 'req:ghost', amount: 10, reason: 'grant' })).toBeNull();
-    const rows = await database.sql`select 1 from credit_ledger where entry_key = 'req:ghost'`;
+    const rows = await sql`select 1 from credit_ledger where entry_key = 'req:ghost'`;
     expect(rows).toHaveLength(0);
   });
 });
@@ -190,23 +195,23 @@ describe('createPgLedger.post: idempotency by entry key', () => {
 describe('credit_ledger is append-only and the balance has a floor', () => {
   it('refuses UPDATE of a ledger row', async () => {
     const accountId = await newAccount(10);
-    await expect(database.sql`update credit_ledger set amount = 1000 where account_id = ${accountId}`).rejects.toThrow(/credit_ledger is append-only/);
+    await expect(sql`update credit_ledger set amount = 1000 where account_id = ${accountId}`).rejects.toThrow(/credit_ledger is append-only/);
     const rows = await rowsOf(accountId);
     expect(rows.map((r) => r.amount)).toEqual([10]);
   });
 
   it('refuses DELETE of a ledger row', async () => {
     const accountId = await newAccount(10);
-    await expect(database.sql`delete from credit_ledger where account_id = ${accountId}`).rejects.toThrow(/credit_ledger is append-only/);
+    await expect(sql`delete from credit_ledger where account_id = ${accountId}`).rejects.toThrow(/credit_ledger is append-only/);
     expect(await rowsOf(accountId)).toHaveLength(1);
   });
 
   it('refuses TRUNCATE, which row triggers do not see', async () => {
-    await expect(database.sql`truncate credit_ledger`).rejects.toThrow(/credit_ledger is append-only/);
+    await expect(sql`truncate credit_ledger`).rejects.toThrow(/credit_ledger is append-only/);
   });
 
   it('has the trigger installed for UPDATE and DELETE', async () => {
-    const rows = await database.sql<{ tgname: string; tgtype: number }[]>`
+    const rows = await sql<{ tgname: string; tgtype: number }[]>`
       select tgname, tgtype from pg_trigger where tgrelid = 'credit_ledger'::regclass and not tgisinternal order by tgname`;
     expect(rows.map((r) => r.tgname)).toEqual(['credit_ledger_append_only', 'credit_ledger_no_truncate']);
     const type = rows[0]!.tgtype;
@@ -220,10 +225,10 @@ describe('credit_ledger is append-only and the balance has a floor', () => {
 
   it('refuses a negative accounts.credit_balance through its CHECK constraint', async () => {
     const accountId = await newAccount(3);
-    const attempt = database.sql`update accounts set credit_balance = -1 where id = ${accountId}`;
+    const attempt = sql`update accounts set credit_balance = -1 where id = ${accountId}`;
     await expect(attempt).rejects.toMatchObject({ code: '23514', constraint_name: 'credit_balance_not_negative' });
     expect(await balanceOf(accountId)).toBe(3);
-    const [def] = await database.sql<{ def: string }[]>`
+    const [def] = await sql<{ def: string }[]>`
       select pg_get_constraintdef(oid) as def from pg_constraint
       where conrelid = 'accounts'::regclass and conname = 'credit_balance_not_negative'`;
     expect(def?.def).toBe('CHECK ((credit_balance >= 0))');
@@ -250,6 +255,6 @@ describe('createAdmin.grantCredits', () => {
 
   it('throws for an unknown account and writes nothing', async () => {
     await expect(admin.grantCredits('acct_NOPE', 10)).rejects.toThrow('account acct_NOPE not found');
-    expect(await database.sql`select 1 from credit_ledger where account_id = 'acct_NOPE'`).toHaveLength(0);
+    expect(await sql`select 1 from credit_ledger where account_id = 'acct_NOPE'`).toHaveLength(0);
   });
 });

@@ -45,7 +45,9 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
   // Our own pool, with an error handler: a connection the database drops (restart, shutdown) is
   // logged instead of crashing the process, and the pool is ended when the runner stops.
   const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 3 });
-  pgPool.on('error', (err) => o.log.warn({ err: String(err) }, 'job queue connection lost'));
+  const lost = (err: Error) => o.log.warn({ err: String(err) }, 'job queue connection lost');
+  pgPool.on('error', lost);
+  pgPool.on('connect', (client) => client.on('error', lost));
   const utils = await makeWorkerUtils({ pgPool, logger });
   const workerIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter() as WorkerEvents;

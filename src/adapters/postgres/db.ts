@@ -1,30 +1,57 @@
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
-import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import pg from 'pg';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as schema from './schema.js';
 
-export type Db = PostgresJsDatabase<typeof schema>;
+export type Db = NodePgDatabase<typeof schema>;
 
 export interface Database {
   db: Db;
-  sql: postgres.Sql;
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 
-export function connect(url: string, max = 10): Database {
-  const sql = postgres(url, { max, onnotice: () => {}, connection: { application_name: 'accommodation-data-service' } });
-  return { db: drizzle(sql, { schema }), sql, close: () => sql.end({ timeout: 5 }) };
+/**
+ * The service's pool (node-postgres, the driver graphile-worker uses too). postgres.js 3.4.9 was
+ * the first choice, but it crashes the process when PostgreSQL terminates a backend under load
+ * (an uncatchable TypeError in its nextWrite; porsager/postgres#1154, #1208, fixes unmerged),
+ * which the billing-under-faults suite reproduced. Here a dropped connection is an error on the
+ * query that used it, and the pool logs and replaces it.
+ */
+export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'accommodation-data-service' });
+  pool.on('error', onError);
+  // A client checked out for a transaction has no pool listener: one of its own keeps a server-side
+  // disconnect an error of that transaction instead of an unhandled 'error' event.
+  pool.on('connect', (client) => client.on('error', onError));
+  return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
 }
 
 /** Applies the SQL migrations in drizzle/ (idempotent), on a connection of its own. */
 export async function runMigrations(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => {});
   try {
-    await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS });
+    await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS });
   } finally {
-    await sql.end({ timeout: 5 });
+    await pool.end();
+  }
+}
+
+/** True when a database answers at `url` within two seconds. */
+export async function databaseAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
   }
 }

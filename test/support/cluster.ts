@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../../src/adapters/redis/client.js';
+
+/** Real service processes for scale-out and fault suites: API processes, workers, a Redis server of their own. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export interface ServiceProcess {
+  proc: ChildProcess;
+  url: string;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function waitForLine(proc: ChildProcess, pattern: RegExp, timeoutMs: number, out: () => string): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const m = out().match(pattern);
+      if (m) {
+        clearInterval(poll);
+        resolve(m);
+      } else if (proc.exitCode !== null || Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`no ${pattern} (exit ${proc.exitCode}):\n${out()}`));
+      }
+    }, 50);
+  });
+}
+
+/** Starts `src/main.ts` (API) or `src/worker.ts` with the given environment and waits until it serves. */
+export async function startService(kind: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
+  const port = kind === 'api' ? String(await freePort()) : '0';
+  const proc = spawn(process.execPath, ['--import', 'tsx', kind === 'api' ? 'src/main.ts' : 'src/worker.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  await waitForLine(proc, kind === 'api' ? /listening on/ : /Job worker running/, 60_000, () => out);
+  return {
+    proc,
+    url: `http://127.0.0.1:${port}`,
+    output: () => out,
+    async kill(signal = 'SIGKILL') {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export interface RedisProcess {
+  url: string;
+  client: Redis;
+  stop(): Promise<void>;
+}
+
+/** A redis-server of the suite's own, so it can be paused or stopped without touching anyone else's. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  let client: Redis | undefined;
+  for (let i = 0; i < 50 && !client; i++) {
+    client = await connectRedis(url).catch(async () => void (await new Promise((r) => setTimeout(r, 100))));
+  }
+  if (!client) throw new Error('redis-server did not start');
+  return {
+    url,
+    client,
+    async stop() {
+      client!.disconnect();
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
