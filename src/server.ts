@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Deps } from './deps.js';
 import { ServiceError } from './domain/errors.js';
-import { createRestHandler, sendError } from './facades/rest/handler.js';
+import { addressRateHeaders, createRestHandler, sendError } from './facades/rest/handler.js';
 import { renderDocsPage } from './facades/rest/docs-page.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
@@ -34,7 +34,8 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
     // WHATWG URL parsing (used by the REST library) would resolve these; refuse them so every
     // part of the service routes the same path.
     if (/\\|%5c|(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
-      return sendError(res, new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).'), deps.ids.requestId(), deps);
+      const headers = await addressRateHeaders(deps, req);
+      return sendError(res, new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).'), deps.ids.requestId(), deps, headers);
     }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);

@@ -42,10 +42,10 @@ beforeAll(async () => {
   apis.push(...(await Promise.all([startService('api', env), startService('api', env)])));
   workers.push(...(await Promise.all([startService('worker', env), startService('worker', env)])));
   admin = createDeps(testConfig(), db.url);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
-  await Promise.all([...apis, ...workers].map((p) => p.kill('SIGTERM')));
+  await Promise.all([...apis, ...workers].map((p) => p.kill()));
   await admin?.close();
   replay?.closeAllConnections();
   await new Promise((r) => replay?.close(r));

@@ -33,6 +33,12 @@ export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecor
   });
 }
 
+/** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
+export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
+  const decision = await deps.limiter.take(`anon:${req.socket.remoteAddress ?? 'unknown'}`, deps.config.anonymousPerMinute);
+  return rateLimitHeaders(decision, deps.clock.now().getTime());
+}
+
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, deps: Deps, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   res.statusCode = err.status;
@@ -89,9 +95,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     }
     const allowed = routes.allowedMethods(path);
     if (allowed.length === 0 || !allowed.includes(method)) {
-      // Answered before the pipeline, but still counted against the caller's address (spec 8.1).
-      const decision = await deps.limiter.take(`anon:${req.socket.remoteAddress ?? 'unknown'}`, deps.config.anonymousPerMinute);
-      const headers = rateLimitHeaders(decision, deps.clock.now().getTime());
+      const headers = await addressRateHeaders(deps, req);
       if (allowed.length === 0) return sendError(res, new ServiceError('not_found', `No endpoint at ${path}. See /docs.`), requestId, deps, headers);
       const methods = allowed.join(', ');
       return sendError(res, new ServiceError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`), requestId, deps, { ...headers, Allow: methods });

@@ -79,7 +79,9 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string): Doc 
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Accepted' } } },
         };
       }
-      for (const status of ERROR_STATUSES) {
+      // Operations that read a body also answer 413 (too large) and 415 (not JSON).
+      const statuses = op.requestBody ? [...ERROR_STATUSES, 413, 415] : ERROR_STATUSES;
+      for (const status of statuses) {
         const codes = ERROR_CODES.filter((c) => ERROR_STATUS[c] === status).join(', ');
         responses[String(status)] = {
           description: `Error (${codes}).`,

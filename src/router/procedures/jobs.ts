@@ -6,6 +6,8 @@ import type { Platform } from '../../domain/platforms.js';
 import { pollAfterSeconds, pollUrl, remainingSeconds } from '../jobs.js';
 import { authedProcedure } from '../procedure.js';
 
+const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 export const JobInput = z.object({ jobId: z.string().max(64).describe('The job_ id from a 202 answer.') });
 
 const JobError = z.object({ code: z.string(), subCode: z.string().optional(), message: z.string(), param: z.string().optional(), requestId: z.string(), retryable: z.boolean(), docUrl: z.string() });
@@ -32,7 +34,8 @@ export const job = authedProcedure
   .output(JobOutput)
   .query(async ({ ctx, input }) => {
     const now = ctx.deps.clock.now();
-    const found = await ctx.deps.jobs.find(input.jobId, ctx.principal.accountId, now);
+    // Anything that is not a job id is an unknown job: answered without asking the database.
+    const found = JOB_ID.test(input.jobId) ? await ctx.deps.jobs.find(input.jobId, ctx.principal.accountId, now) : null;
     if (!found) {
       throw new ServiceError('job_not_found', `No job ${input.jobId} for this account (unknown, another account's, or expired after 24 h).`, { param: 'jobId' });
     }

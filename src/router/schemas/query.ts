@@ -39,7 +39,7 @@ export function optionalText(max: number) {
   return z.preprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
 }
 
-/** A trimmed, non-empty string of bounded length. */
+/** A trimmed, non-empty string of bounded length, without control characters (a NUL is never a name). */
 export function text(max: number) {
-  return z.string().trim().min(1).max(max);
+  return z.string().trim().min(1).max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 }
