@@ -1,0 +1,112 @@
+/**
+ * The load generator, run in a worker thread (bench/support.ts starts it) so that the client's
+ * own work does not share the event loop of the service under test. One job per worker:
+ *
+ * - `throughput`: autocannon, closed loop, N connections for a duration; requests per second.
+ * - `paced`: an open loop at a fixed rate (a request every 1000/rate ms whether or not earlier
+ *   ones answered), each request timed with performance.now() (autocannon's histogram keeps whole
+ *   milliseconds only, too coarse for millisecond goals).
+ * - `sequential`: one request at a time, timed the same way.
+ */
+import { Agent, request } from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+
+export interface LoadTarget {
+  url: string;
+  /** When given, request i goes to urls[i % urls.length] instead of url (e.g. a new cache key each time). */
+  urls?: string[];
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type LoadJob =
+  | ({ kind: 'throughput'; connections: number; durationMs: number } & LoadTarget)
+  | ({ kind: 'paced'; rate: number; count: number; bodies?: boolean } & LoadTarget)
+  | ({ kind: 'sequential'; count: number; bodies?: boolean } & LoadTarget);
+
+export interface LoadResult {
+  /** Completed requests per second (throughput jobs). */
+  rps: number;
+  requests: number;
+  /** Milliseconds per request, in completion order (paced and sequential jobs). */
+  latencies: number[];
+  /** Count of responses per status code; `error` for connection errors. */
+  statuses: Record<string, number>;
+  /** Response bodies, in completion order, when the job asked for them. */
+  bodies?: string[];
+}
+
+async function throughput(job: Extract<LoadJob, { kind: 'throughput' }>): Promise<LoadResult> {
+  const statuses: Record<string, number> = {};
+  const { default: autocannon } = await import('autocannon'); // only here: paced jobs start lighter
+  const instance = autocannon({
+    url: job.url,
+    method: job.method ?? 'GET',
+    headers: job.headers ?? {},
+    ...(job.body !== undefined ? { body: job.body } : {}),
+    connections: job.connections,
+    duration: job.durationMs / 1000,
+  });
+  instance.on('response', (_client: unknown, statusCode: number) => {
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+  const result = await instance;
+  if (result.errors) statuses.error = result.errors;
+  const total = Object.entries(statuses).reduce((n, [k, v]) => (k.startsWith('2') ? n + v : n), 0);
+  return { rps: total / (job.durationMs / 1000), requests: total, latencies: [], statuses };
+}
+
+interface Answer {
+  ms: number;
+  status: string;
+  body: string;
+}
+
+function once(agent: Agent, t: LoadTarget, i: number, keepBody: boolean): Promise<Answer> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = request(t.urls ? t.urls[i % t.urls.length]! : t.url, { method: t.method ?? 'GET', headers: t.headers ?? {}, agent }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        if (keepBody) body += c.toString();
+      });
+      res.on('end', () => resolve({ ms: performance.now() - started, status: String(res.statusCode), body }));
+    });
+    req.on('error', () => resolve({ ms: performance.now() - started, status: 'error', body: '' }));
+    req.end(t.body);
+  });
+}
+
+async function latencies(job: Extract<LoadJob, { kind: 'paced' | 'sequential' }>): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const statuses: Record<string, number> = {};
+  const out: number[] = [];
+  const bodies: string[] = [];
+  const keep = job.bodies ?? false;
+  const record = (r: Answer) => {
+    statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    out.push(r.ms);
+    if (keep) bodies.push(r.body);
+  };
+  if (job.kind === 'sequential') {
+    for (let i = 0; i < job.count; i++) record(await once(agent, job, i, keep));
+  } else {
+    const interval = 1000 / job.rate;
+    const start = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < job.count; i++) {
+      const due = start + i * interval;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(once(agent, job, i, keep).then(record));
+    }
+    await Promise.all(inFlight);
+  }
+  agent.destroy();
+  return { rps: 0, requests: out.length, latencies: out, statuses, ...(keep ? { bodies } : {}) };
+}
+
+const job = workerData as LoadJob;
+const result = job.kind === 'throughput' ? await throughput(job) : await latencies(job);
+parentPort!.postMessage(result);
