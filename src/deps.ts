@@ -12,6 +12,7 @@ import { withCircuitBreakers } from './adapters/platforms/circuit-breakers.js';
 import { PLATFORMS } from './domain/platforms.js';
 import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/key-store.js';
+import { cachedKeyStore } from './adapters/memory/key-cache.js';
 import { createPgLedger } from './adapters/postgres/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/admin.js';
 import { systemClock } from './adapters/system/clock.js';
@@ -64,6 +65,14 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const { redis } = overrides;
   const memoryLimiter = createMemoryRateLimiter(clock);
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
+  const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
+  const admin = createAdmin(database.db, ledger, ids);
+  const revokeKey = admin.revokeKey;
+  admin.revokeKey = async (keyIdOrKey) => {
+    const revoked = await revokeKey(keyIdOrKey);
+    keys.forget(); // this process stops accepting it at once; others within the cache's TTL
+    return revoked;
+  };
   return {
     config,
     db: database.db,
@@ -73,9 +82,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     jobs: createPgJobStore(database.db, config.worker.maxAttempts),
     clock,
     ids,
-    keys: createPgKeyStore(database.db),
+    keys,
     ledger,
-    admin: createAdmin(database.db, ledger, ids),
+    admin,
     cache: overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock)),
     limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {

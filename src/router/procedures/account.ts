@@ -8,8 +8,9 @@ export const account = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/account', tags: ['Account'], summary: 'The calling key and its account', description: 'Plan, key kind, credit balance and rate limit. Free.' } })
   .input(z.object({}))
   .output(z.object({ data: AccountView }).meta({ id: 'AccountResponse' }))
-  .query(({ ctx }) => {
-    const p = ctx.principal;
+  .query(async ({ ctx }) => {
+    // The balance is read now, not from the (briefly cached) authentication.
+    const p = (await ctx.deps.keys.findById(ctx.principal.keyId)) ?? ctx.principal;
     const plan = PLANS[p.plan];
     return {
       data: {

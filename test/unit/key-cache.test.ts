@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { cachedKeyStore } from '../../src/adapters/memory/key-cache.js';
+import { FakeClock } from '../../src/adapters/system/clock.js';
+import type { KeyStore, Principal } from '../../src/domain/service-ports.js';
+
+const principal: Principal = { accountId: 'acct_1', keyId: 'key_1', keyPrefix: 'svc_test_abcdef', env: 'sandbox', plan: 'free', subscriptionStatus: 'active', emailVerified: true, balance: 0, rateLimitOverride: null };
+
+function counting(): KeyStore & { calls: number; revoked: boolean } {
+  const store = {
+    calls: 0,
+    revoked: false,
+    async findByHash(hash: string) {
+      store.calls++;
+      return hash === 'known' && !store.revoked ? principal : null;
+    },
+    findById: async () => principal,
+    forAccount: async () => principal,
+  };
+  return store;
+}
+
+describe('cachedKeyStore', () => {
+  it('answers repeated lookups from memory for the TTL, then asks again', async () => {
+    const clock = new FakeClock();
+    const inner = counting();
+    const keys = cachedKeyStore(inner, clock, 2_000);
+    expect(await keys.findByHash('known')).toEqual(principal);
+    expect(await keys.findByHash('known')).toEqual(principal);
+    expect(await keys.findByHash('unknown')).toBeNull();
+    expect(await keys.findByHash('unknown')).toBeNull();
+    expect(inner.calls).toBe(2);
+    inner.revoked = true;
+    clock.advance(1_999);
+    expect(await keys.findByHash('known')).toEqual(principal); // within the TTL
+    clock.advance(2);
+    expect(await keys.findByHash('known')).toBeNull(); // revocation seen once the entry expires
+    expect(inner.calls).toBe(3);
+  });
+
+  it('forgets everything at once when a key is revoked in this process', async () => {
+    const inner = counting();
+    const keys = cachedKeyStore(inner, new FakeClock(), 60_000);
+    await keys.findByHash('known');
+    inner.revoked = true;
+    keys.forget();
+    expect(await keys.findByHash('known')).toBeNull();
+  });
+});
