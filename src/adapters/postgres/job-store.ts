@@ -31,23 +31,33 @@ function toRecord(row: Row): JobRecord {
 export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
   return {
     async enqueue(job: NewJob) {
-      return db.transaction(async (tx) => {
-        const inserted = await tx
-          .insert(asyncJobs)
-          .values({ ...job, keyEnv: job.keyEnv, input: job.input as object, createdAt: job.now })
-          .onConflictDoNothing({ target: [asyncJobs.accountId, asyncJobs.dedupKey], where: sql`status in ('pending', 'running')` })
-          .returning();
-        if (inserted[0]) {
-          await tx.execute(sql`select graphile_worker.add_job('run_operation', json_build_object('jobId', ${job.id}::text), max_attempts := ${maxAttempts})`);
-          return { job: toRecord(inserted[0]), created: true };
-        }
-        const [existing] = await tx
-          .select()
-          .from(asyncJobs)
-          .where(and(eq(asyncJobs.accountId, job.accountId), eq(asyncJobs.dedupKey, job.dedupKey), inArray(asyncJobs.status, IN_FLIGHT)));
-        if (!existing) throw new Error('in-flight job vanished during enqueue; retry');
-        return { job: toRecord(existing), created: false };
-      });
+      // One statement, so one round trip and one implicit transaction: the row and its queue entry
+      // (graphile_worker.add_job, called once per inserted row) commit together or not at all.
+      const { rows } = await db.execute<{ id: string }>(sql`
+        with inserted as (
+          insert into async_jobs (id, account_id, key_id, key_env, procedure, input, dedup_key, platforms, status, estimated_seconds, created_at, expires_at)
+          values (${job.id}, ${job.accountId}, ${job.keyId}, ${job.keyEnv}, ${job.procedure}, ${JSON.stringify(job.input ?? null)}::jsonb,
+                  ${job.dedupKey}, ${JSON.stringify(job.platforms)}::jsonb, 'pending', ${job.estimatedSeconds}::int,
+                  ${job.now.toISOString()}::timestamptz, ${job.expiresAt.toISOString()}::timestamptz)
+          on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
+          returning id
+        )
+        select id, graphile_worker.add_job('run_operation', json_build_object('jobId', id), max_attempts := ${maxAttempts}::int) is not null as queued
+        from inserted`);
+      if (rows[0]) {
+        const created: JobRecord = {
+          id: job.id, accountId: job.accountId, keyId: job.keyId, keyEnv: job.keyEnv, procedure: job.procedure, input: job.input,
+          platforms: job.platforms, status: 'pending', estimatedSeconds: job.estimatedSeconds, result: null, creditsCharged: 0,
+          error: null, createdAt: job.now, startedAt: null, expiresAt: job.expiresAt,
+        };
+        return { job: created, created: true };
+      }
+      const [existing] = await db
+        .select()
+        .from(asyncJobs)
+        .where(and(eq(asyncJobs.accountId, job.accountId), eq(asyncJobs.dedupKey, job.dedupKey), inArray(asyncJobs.status, IN_FLIGHT)));
+      if (!existing) throw new Error('in-flight job vanished during enqueue; retry');
+      return { job: toRecord(existing), created: false };
     },
 
     async find(id, accountId, now) {
