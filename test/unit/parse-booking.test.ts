@@ -27,7 +27,8 @@ it('booking upstream samples: present, or skipped with a reason', () => {
 });
 
 describe.skipIf(!existsSync(SAMPLES))('booking parsers on the recorded samples', () => {
-  const results = read(SAMPLES, 'graphql-searchresults-results-array-malta-usd.json') as unknown[];
+  // Read only when present: a skipped describe's body still runs while tests are collected.
+  const results = (existsSync(SAMPLES) ? read(SAMPLES, 'graphql-searchresults-results-array-malta-usd.json') : []) as unknown[];
 
   it('FullSearch results (Malta, USD): ids, names, ratings, places, units', () => {
     const { props, w, byId } = parseAll(results, 7);
@@ -111,7 +112,7 @@ describe.skipIf(!existsSync(SAMPLES))('booking parsers on the recorded samples',
   });
 
   it('ReviewCards (Garden Court, hotel 102764): ids, 10-scale scores, dates, split texts', () => {
-    const cards = read(SAMPLES, 'anon-graphql-reviewcards-garden-court-london.json') as unknown[];
+    const cards = (existsSync(SAMPLES) ? read(SAMPLES, 'anon-graphql-reviewcards-garden-court-london.json') : []) as unknown[];
     const w = new FieldWarnings('booking');
     const reviews = cards.map((c) => parseReviewCard(c, '102764', w));
     expect(reviews).toHaveLength(30);
