@@ -11,25 +11,18 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDeps } from '../src/deps.js';
 import { testConfig } from '../src/config.js';
 import { createTestDatabase } from '../test/support/db.js';
 import { interleave, median, progress, row, scenarioMain, type Row } from './support.js';
+import { freePort } from '../test/support/cluster.js';
 
 const ROUNDS = 2;
 const GOAL_MS = 10_000;
 const TIMEOUT_MS = 90_000;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Spawns the service, waits for its address (and printed key), then for a 200 search; milliseconds from spawn. */
 async function startToFirst200(env: Record<string, string>, knownKey: string | null): Promise<{ listeningMs: number; first200Ms: number }> {

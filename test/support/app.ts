@@ -1,4 +1,5 @@
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { freePort } from './cluster.js';
 import postgres from 'postgres';
 import { testConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
@@ -17,14 +18,6 @@ export interface TestApp {
   newKey(env?: KeyEnv, opts?: { plan?: PlanCode; credits?: number; verified?: boolean }): Promise<{ key: string; keyId: string; accountId: string }>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The whole service over real HTTP on a free port, on a fresh real database. */
