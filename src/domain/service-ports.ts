@@ -82,19 +82,12 @@ export interface JobRecord {
   expiresAt: Date;
 }
 
-export interface NewJob {
-  id: string;
-  accountId: string;
-  keyId: string;
-  keyEnv: KeyEnv;
-  procedure: string;
-  input: unknown;
+/** What accepting a call as a job records; the rest of a JobRecord starts empty. */
+export type NewJob = Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'keyEnv' | 'procedure' | 'input' | 'platforms' | 'estimatedSeconds' | 'expiresAt'> & {
+  /** Identical in-flight calls of one account share the job with this key. */
   dedupKey: string;
-  platforms: string[];
-  estimatedSeconds: number;
   now: Date;
-  expiresAt: Date;
-}
+};
 
 /** Async jobs (spec 4.9): the row and the queue entry are written in one transaction. */
 export interface JobStore {

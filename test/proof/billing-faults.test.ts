@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { createReplayServer } from '../../src/replay/server.js';
-import { startRedis, startService, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
+import { clusterEnv, startRedis, startReplayUpstream, startService, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /**
@@ -18,7 +16,7 @@ const OPENING = 600;
 
 let db: TestDatabase;
 let redis: RedisProcess;
-let replay: ReturnType<typeof createReplayServer>;
+let replay: Awaited<ReturnType<typeof startReplayUpstream>>;
 let admin: Deps;
 const query = async <T>(text: string): Promise<T[]> => (await admin.db.execute(text)).rows as T[];
 let env: Record<string, string>;
@@ -27,18 +25,9 @@ const apis: ServiceProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   redis = await startRedis();
-  replay = createReplayServer('fixtures/replay', { errorRate: 0.08, hangRate: 0.04, delayMs: 5, jitterMs: 20 });
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  const upstream = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay = await startReplayUpstream({ errorRate: 0.08, hangRate: 0.04, delayMs: 5, jitterMs: 20 });
   env = {
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    RUN_WORKER: 'false',
-    LIVE_PLATFORMS: 'airbnb,booking,vrbo',
-    AIRBNB_BASE_URL: `${upstream}/airbnb`,
-    BOOKING_BASE_URL: `${upstream}/booking`,
-    VRBO_BASE_URL: `${upstream}/vrbo`,
-    UPSTREAM_RETRIES: '0',
+    ...clusterEnv(db.url, redis.url, replay.url, ['airbnb', 'booking', 'vrbo']),
     UPSTREAM_TIMEOUT_MS: '600',
     LEG_DEADLINE_MS: '700',
     BREAKER_FAILURES: '100000',
@@ -50,8 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(apis.map((p) => p.kill()));
   await admin?.close();
-  replay?.closeAllConnections();
-  await new Promise((r) => replay?.close(r));
+  await replay?.close();
   await redis?.stop();
   await db?.drop();
 }, 60_000);

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { createReplayServer } from '../../src/replay/server.js';
-import { startRedis, startService, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
+import { clusterEnv, startRedis, startReplayUpstream, startService, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /**
@@ -12,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
  */
 let db: TestDatabase;
 let redis: RedisProcess;
-let replay: ReturnType<typeof createReplayServer>;
+let replay: Awaited<ReturnType<typeof startReplayUpstream>>;
 let admin: Deps;
 const query = async <T>(text: string): Promise<T[]> => (await admin.db.execute(text)).rows as T[];
 const apis: ServiceProcess[] = [];
@@ -21,22 +19,11 @@ const workers: ServiceProcess[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
   redis = await startRedis();
-  replay = createReplayServer('fixtures/replay');
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  const upstream = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay = await startReplayUpstream();
   const env = {
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    RUN_WORKER: 'false',
+    ...clusterEnv(db.url, redis.url, replay.url, ['airbnb', 'booking', 'vrbo', 'google']),
     // google declares 2.5 s per provider call: with a 1 s threshold its searches become jobs
     ASYNC_THRESHOLD_MS: '1000',
-    LIVE_PLATFORMS: 'airbnb,booking,vrbo,google',
-    AIRBNB_BASE_URL: `${upstream}/airbnb`,
-    BOOKING_BASE_URL: `${upstream}/booking`,
-    VRBO_BASE_URL: `${upstream}/vrbo`,
-    GOOGLE_BASE_URL: `${upstream}/google`,
-    GOOGLE_API_KEY: 'replay-key',
-    UPSTREAM_RETRIES: '0',
     WORKER_POLL_MS: '200',
   };
   apis.push(...(await Promise.all([startService('api', env), startService('api', env)])));
@@ -47,8 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([...apis, ...workers].map((p) => p.kill()));
   await admin?.close();
-  replay?.closeAllConnections();
-  await new Promise((r) => replay?.close(r));
+  await replay?.close();
   await redis?.stop();
   await db?.drop();
 }, 60_000);

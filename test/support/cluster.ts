@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../../src/adapters/redis/client.js';
+import { createReplayServer, type Faults } from '../../src/replay/server.js';
 
 /** Real service processes for scale-out and fault suites: API processes, workers, a Redis server of their own. */
 export async function freePort(): Promise<number> {
@@ -85,4 +86,26 @@ export async function startRedis(): Promise<RedisProcess> {
       await exited;
     },
   };
+}
+
+/** The replay upstream in this process, serving fixtures/replay with the given faults. */
+export async function startReplayUpstream(faults: Partial<Faults> = {}): Promise<{ server: ReturnType<typeof createReplayServer>; url: string; close(): Promise<void> }> {
+  const server = createReplayServer('fixtures/replay', faults);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Environment of a service process sharing one database and Redis, its live platforms on the replay upstream. */
+export function clusterEnv(databaseUrl: string, redisUrl: string, upstream: string, platforms: string[]): Record<string, string> {
+  const env: Record<string, string> = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, RUN_WORKER: 'false', LIVE_PLATFORMS: platforms.join(','), UPSTREAM_RETRIES: '0' };
+  for (const p of platforms) env[`${p.toUpperCase()}_BASE_URL`] = `${upstream}/${p}`;
+  if (platforms.includes('google')) env.GOOGLE_API_KEY = 'replay-key';
+  return env;
 }

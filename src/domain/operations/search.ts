@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
-import { runLegs } from '../fan-out.js';
+import { runLegs, type LegOutcome } from '../fan-out.js';
 import { mergePage, type LegSlice } from '../merge.js';
 import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
@@ -50,14 +50,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const page = mergePage(slices, query.sort, limit);
   const nextPositions: Record<string, number> = { ...positions, ...page.positions };
 
-  const warnings: Warning[] = legs.flatMap((l) => [...l.warnings, ...(l.value?.warnings ?? [])]);
-  if (page.items.length === 0) warnings.push(noResults('properties'));
-  if (query.minGuestRating !== null && new Set(platforms.map((p) => RATING_SCALE[p])).size > 1) {
-    warnings.push({
-      code: 'rating_scales_differ',
-      message: 'minGuestRating is compared with each property on its native scale (5 or 10); the platforms asked for use different scales.',
-    });
-  }
+  const warnings = searchWarnings(legs, page.items.length, query, platforms);
 
   return {
     operation: 'search',
@@ -73,4 +66,17 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
     },
     currency: query.currency,
   };
+}
+
+/** Leg and adapter warnings, plus what the merged page itself says (no results, mixed rating scales). */
+function searchWarnings(legs: LegOutcome<SearchLegResult>[], itemCount: number, query: SearchQuery, platforms: Platform[]): Warning[] {
+  const warnings: Warning[] = legs.flatMap((l) => [...l.warnings, ...(l.value?.warnings ?? [])]);
+  if (itemCount === 0) warnings.push(noResults('properties'));
+  if (query.minGuestRating !== null && new Set(platforms.map((p) => RATING_SCALE[p])).size > 1) {
+    warnings.push({
+      code: 'rating_scales_differ',
+      message: 'minGuestRating is compared with each property on its native scale (5 or 10); the platforms asked for use different scales.',
+    });
+  }
+  return warnings;
 }
