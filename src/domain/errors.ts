@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   missing_parameter: 400,
   mutually_exclusive_params: 400,
   invalid_listing_url: 400,
+  invalid_listing_id: 400,
   limit_out_of_range: 400,
   invalid_cursor: 400,
   unauthenticated: 401,

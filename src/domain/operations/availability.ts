@@ -4,6 +4,7 @@ import { isFailed, runLegs } from '../fan-out.js';
 import type { AvailabilityItem, CalendarDay } from '../model/availability.js';
 import type { LegStatus, Warning } from '../model/common.js';
 import type { Platform } from '../platforms.js';
+import { assertListingIds } from '../listing-id.js';
 import type { Adapted } from '../ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -16,6 +17,8 @@ export interface AvailabilityParams {
   startDate: string;
   endDate: string;
   onlyAvailable: boolean;
+  /** The input the ids came from (listingId, listingIds or url), named by a 400. */
+  idParam: string;
 }
 
 /** A date a guest could book: `bookable` when the platform says, otherwise `available`. */
@@ -30,6 +33,7 @@ function isBookable(day: CalendarDay): boolean {
  */
 export async function getAvailability(env: OperationEnv, params: AvailabilityParams): Promise<OperationResult<AvailabilityItem[]>> {
   const adapter = adapterFor(env, 'availability', params.platform);
+  assertListingIds(params.platform, params.listingIds, params.idParam, env.keyEnv);
   assertNotInPast(params.startDate, 'startDate', env.now);
   const days = daysBetween(params.startDate, params.endDate);
   if (days > MAX_WINDOW_DAYS) {

@@ -3,6 +3,7 @@ import type { Warning } from '../model/common.js';
 import type { Price } from '../model/price.js';
 import type { Property, StayPrice } from '../model/property.js';
 import type { Platform } from '../platforms.js';
+import { assertListingIds } from '../listing-id.js';
 import type { Adapted, Occupancy } from '../ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -26,6 +27,7 @@ function stayPriceOf(p: Price): StayPrice {
 export async function getListing(env: OperationEnv, params: ListingParams): Promise<OperationResult<Property>> {
   const { platform, id: listingId, currency } = params;
   const adapter = adapterFor(env, 'listing', platform);
+  assertListingIds(platform, [listingId], 'id', env.keyEnv);
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
   env.beforeUpstream('listing', { platforms: [platform], maxItems: 1 });
   const stay = params.checkIn && params.checkOut ? { checkIn: params.checkIn, checkOut: params.checkOut, occupancy: params.occupancy } : null;

@@ -1,6 +1,7 @@
 import { roundToMinor } from '../currency.js';
 import { runLeg } from '../fan-out.js';
 import type { PriceCompare } from '../model/price.js';
+import { assertListingIds } from '../listing-id.js';
 import type { Adapted, OfferSet, Occupancy } from '../ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -26,6 +27,7 @@ export function median(values: number[], currency: string): number | null {
 /** spec 4.6: one property's offers across OTAs, resolved through the google backbone. */
 export async function comparePrices(env: OperationEnv, params: PriceCompareParams): Promise<OperationResult<PriceCompare>> {
   const adapter = adapterFor(env, 'priceCompare', 'google');
+  if (params.googleHotelId !== null) assertListingIds('google', [params.googleHotelId], 'googleHotelId', env.keyEnv);
   assertNotInPast(params.checkIn, 'checkIn', env.now);
 
   env.beforeUpstream('priceCompare', { platforms: ['google'], maxItems: 1 });

@@ -1,6 +1,7 @@
 import { runLeg } from '../fan-out.js';
 import type { Price } from '../model/price.js';
 import type { Platform } from '../platforms.js';
+import { assertListingIds } from '../listing-id.js';
 import type { Adapted, Occupancy } from '../ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -16,6 +17,7 @@ export interface PriceParams {
 /** spec 4.5: a real numeric price for this listing and stay, or a typed error; never another listing's price. */
 export async function getPrice(env: OperationEnv, params: PriceParams): Promise<OperationResult<Price>> {
   const adapter = adapterFor(env, 'price', params.platform);
+  assertListingIds(params.platform, [params.listingId], 'listingId', env.keyEnv);
   assertNotInPast(params.checkIn, 'checkIn', env.now);
   const { platform, ...req } = params;
 

@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
 import { runLeg } from '../fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
+import { assertListingIds } from '../listing-id.js';
 import type { ReviewSort, ReviewsLegResult } from '../ports.js';
 import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -13,12 +14,15 @@ export interface ReviewsParams {
   language: string | null;
   minRating: number | null;
   sort: ReviewSort;
+  /** The input the id came from (listingId or url), named by a 400. */
+  idParam: string;
 }
 
 /** spec 4.7: normalised reviews of one listing, paginated by an opaque cursor bound to the query. */
 export async function getReviews(env: OperationEnv, params: ReviewsParams): Promise<OperationResult<Review[]>> {
   const adapter = adapterFor(env, 'reviews', params.platform);
-  const { limit, cursor, ...bound } = params;
+  assertListingIds(params.platform, [params.listingId], params.idParam, env.keyEnv);
+  const { limit, cursor, idParam: _idParam, ...bound } = params;
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
 

@@ -26,6 +26,7 @@ export const availability = authedProcedure
       startDate: input.startDate,
       endDate: input.endDate,
       onlyAvailable: input.onlyAvailable,
+      idParam: input.listingIds ? 'listingIds' : input.listingId ? 'listingId' : 'url',
     });
     return settle(ctx, result);
   });

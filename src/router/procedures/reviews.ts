@@ -27,6 +27,7 @@ export const reviews = authedProcedure
       language: input.language ?? null,
       minRating: input.minRating ?? null,
       sort: input.sort,
+      idParam: input.listingId ? 'listingId' : 'url',
     });
     return settle(ctx, result);
   });

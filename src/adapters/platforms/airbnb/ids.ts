@@ -1,10 +1,11 @@
+import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
 import { LegFailure } from '../../../domain/ports.js';
 
 /**
  * Airbnb listing ids. The native id is the decimal room number of `airbnb.com/rooms/<id>`; the
  * GraphQL API wraps it in base64 "relay" ids (`StayListing:<id>`, `DemandStayListing:<id>`).
  */
-const NATIVE_ID = /^[1-9]\d{0,24}$/;
+const NATIVE_ID = NATIVE_LISTING_ID.airbnb!;
 
 export function isNativeId(id: string): boolean {
   return NATIVE_ID.test(id);

@@ -1,3 +1,4 @@
+import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
 import { LegFailure } from '../../../domain/ports.js';
 import { dig, str } from '../parse-support.js';
 
@@ -12,7 +13,7 @@ import { dig, str } from '../parse-support.js';
  * The same shape the listing-URL parser accepts, so any id reaching an upstream query is one.
  */
 export function isPropertyToken(id: string): boolean {
-  return /^[A-Za-z0-9_-]{8,200}$/.test(id);
+  return NATIVE_LISTING_ID.google!.test(id);
 }
 
 /** The Google Travel page of a property, the listing URL of spec 2.3. */

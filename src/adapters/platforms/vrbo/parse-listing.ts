@@ -1,3 +1,4 @@
+import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
 import type { Property, PropertyType } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
@@ -13,7 +14,7 @@ import { mapAmenityBadges, mapPropertyType } from './mappings.js';
  * both 230943ha and 237347), so the bare number alone could name two properties: the native id is
  * `propertyId` verbatim ("7757", "4888781ha"), which is also the id in the listing's public URL.
  */
-export const VRBO_ID = /^\d{1,12}(?:ha)?$/;
+export const VRBO_ID = NATIVE_LISTING_ID.vrbo!;
 
 export interface ListingContext {
   /** Origin of public listing URLs, e.g. https://www.vrbo.com (no trailing slash). */

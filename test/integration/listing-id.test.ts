@@ -1,0 +1,114 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReplayServer } from '../../src/replay/server.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/common-rules.js';
+
+/**
+ * Listing ids that cannot be a listing of their platform are judged before any leg: 400
+ * invalid_listing_id naming the parameter, free, nothing sent upstream, so they can never count
+ * toward a platform's circuit breaker. Live keys against the replay upstream; sandbox keys keep
+ * their documented trigger ids.
+ */
+let app: TestApp;
+let replay: ReturnType<typeof createReplayServer>;
+let upstreamRequests = 0;
+
+const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+const stay = `checkIn=${day(30)}&checkOut=${day(33)}`;
+const window = `startDate=${day(30)}&endDate=${day(40)}`;
+
+beforeAll(async () => {
+  replay = createReplayServer('fixtures/replay');
+  replay.prependListener('request', () => upstreamRequests++);
+  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
+  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  app = await startTestApp({
+    config: {
+      legDeadlineMs: 5_000,
+      live: {
+        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
+        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
+        airbnbApiKey: null,
+        googleApiKey: 'replay-key',
+        timeoutMs: 2_000,
+        retries: 0,
+        concurrency: 4,
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  replay.closeAllConnections();
+  await new Promise((r) => replay.close(r));
+});
+
+async function balanceOf(accountId: string): Promise<number> {
+  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+  return Number(row!.b);
+}
+
+/** [path, the parameter the 400 must name] for every operation taking a listing id. */
+const MALFORMED: [string, string][] = [
+  ['/v1/listing/airbnb/x11', 'id'],
+  ['/v1/listing/airbnb/0123', 'id'],
+  [`/v1/availability?platform=booking&listingId=Not-A-Hotel&${window}`, 'listingId'],
+  ['/v1/listing/google/short', 'id'],
+  [`/v1/price?platform=airbnb&listingId=abc&${stay}`, 'listingId'],
+  [`/v1/price?platform=booking&listingId=gb%2FBad_Slug&${stay}`, 'listingId'],
+  [`/v1/availability?platform=airbnb&listingId=12ab&${window}`, 'listingId'],
+  [`/v1/availability?platform=booking&listingIds=4400101,nope!&${window}`, 'listingIds'],
+  [`/v1/availability?platform=airbnb&url=${encodeURIComponent('https://www.airbnb.com/rooms/0')}&${window}`, 'url'],
+  ['/v1/reviews?platform=airbnb&listingId=rooms-1', 'listingId'],
+  ['/v1/reviews?platform=booking&listingId=-1', 'listingId'],
+  [`/v1/price-compare?googleHotelId=a.b%2Fc&${stay}`, 'googleHotelId'],
+];
+
+describe('malformed listing ids', () => {
+  it('are a free 400 invalid_listing_id naming the parameter, for live keys, with nothing sent upstream', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const before = upstreamRequests;
+    for (const [path, param] of MALFORMED) {
+      const err = await expectError(await app.get(path, key), 400, 'invalid_listing_id');
+      expect({ path, param: err.param, retryable: err.retryable }).toEqual({ path, param, retryable: false });
+    }
+    expect(upstreamRequests).toBe(before);
+    expect(await balanceOf(accountId)).toBe(100);
+  });
+
+  it('are judged by the same rule for sandbox keys', async () => {
+    const { key } = await app.newKey('sandbox');
+    for (const [path, param] of MALFORMED) {
+      expect({ path, param: (await expectError(await app.get(path, key), 400, 'invalid_listing_id')).param }).toEqual({ path, param });
+    }
+  });
+
+  it('leave the sandbox trigger ids working for sandbox keys only', async () => {
+    const sandbox = (await app.newKey('sandbox')).key;
+    await expectError(await app.get('/v1/listing/airbnb/sandbox-missing', sandbox), 404, 'listing_not_found');
+    await expectError(await app.get(`/v1/price?platform=booking&listingId=sandbox%3Aunavailable&${stay}`, sandbox), 503, 'upstream_unavailable');
+    const batch = await app.get(`/v1/availability?platform=vrbo&listingIds=6000001,sandbox-missing&${window}`, sandbox);
+    expect(batch.status).toBe(200);
+    const live = (await app.newKey('live', { plan: 'scale', credits: 10 })).key;
+    expect((await expectError(await app.get('/v1/listing/airbnb/sandbox-missing', live), 400, 'invalid_listing_id')).param).toBe('id');
+  });
+
+  it('well-formed ids still reach the platform', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 10 });
+    const before = upstreamRequests;
+    const res = await app.get('/v1/listing/airbnb/910000001', key);
+    expect(res.status, await res.text()).toBe(200);
+    expect(upstreamRequests).toBeGreaterThan(before);
+  });
+
+  it('from one account, never switch a platform off for another account', async () => {
+    const abuser = (await app.newKey('live', { plan: 'scale', credits: 0 })).key;
+    for (let i = 0; i < 20; i++) await expectError(await app.get(`/v1/listing/airbnb/x${i}`, abuser), 400, 'invalid_listing_id');
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 10 });
+    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&${window}`, key);
+    const body = (await res.json()) as { meta: { platformResults: { status: string }[] } };
+    expect({ status: res.status, legs: body.meta.platformResults.map((r) => r.status) }).toEqual({ status: 200, legs: ['ok'] });
+    expect(await balanceOf(accountId)).toBe(7);
+  });
+});
