@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  upstream_format_error: 502,
   upstream_unavailable: 503,
 } as const;
 

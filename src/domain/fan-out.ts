@@ -1,6 +1,6 @@
 import type { LegStatus, Warning } from './model/common.js';
 import type { Operation, Platform } from './platforms.js';
-import { LegFailure } from './ports.js';
+import { LegFailure, UpstreamFormatError, type LegError } from './ports.js';
 import type { Cache } from './service-ports.js';
 import type { CacheSlot } from './cache-policy.js';
 
@@ -13,6 +13,8 @@ export interface LegOutcome<T> {
   count: number;
   cached: boolean;
   warnings: Warning[];
+  /** Why the leg failed (platformResults[].error); absent when it did not. */
+  error?: LegError;
 }
 
 export interface LegSpec<T> {
@@ -36,6 +38,8 @@ export interface LegRuntime {
   /** Recent latency of a platform and operation, for legs without their own estimate. */
   expectedMs?(platform: Platform, operation: Operation): number;
   observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
+  /** An answer the adapter could not read: `reason` is the parser's, for operators only. */
+  observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
 
 /** Thrown before any upstream work when the call should continue as a job. */
@@ -65,10 +69,27 @@ function outcome<T>(spec: LegSpec<T>, value: T, cached: boolean): LegOutcome<T> 
 }
 
 /**
- * Runs one uncached leg under its own deadline. It never rejects: a thrown LegFailure keeps its
- * status, a deadline becomes `timeout`, anything else `failed`, each with a warning naming the platform.
+ * A failure as the leg reports it. Anything an adapter throws that is not a LegFailure comes from
+ * reading the answer (its client turns every transport error into one): a parser that met a shape
+ * it does not know, so a format error carrying the parser's own message.
  */
-async function fetchLeg<T>(spec: LegSpec<T>, { legDeadlineMs, cache }: LegRuntime): Promise<LegOutcome<T>> {
+function asLegFailure(err: unknown): LegFailure {
+  if (err instanceof LegFailure) return err;
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return new UpstreamFormatError(reason.slice(0, 500));
+}
+
+function failedLeg<T>(platform: Platform, failure: LegFailure, message: string): LegOutcome<T> {
+  const warnings = [{ code: `leg_${failure.status}`, message, platform }];
+  return { platform, status: failure.status, value: undefined, count: 0, cached: false, warnings, error: failure.error };
+}
+
+/**
+ * Runs one uncached leg under its own deadline. It never rejects: a thrown LegFailure keeps its
+ * status, a deadline becomes `timeout`, anything else a format error (`failed`), each with a warning naming the platform.
+ */
+async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOutcome<T>> {
+  const { legDeadlineMs, cache } = runtime;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -85,9 +106,14 @@ async function fetchLeg<T>(spec: LegSpec<T>, { legDeadlineMs, cache }: LegRuntim
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);
     return outcome(spec, value, false);
   } catch (err) {
-    const failure = err instanceof LegFailure ? err : new LegFailure('failed', `${spec.platform} failed`);
-    const warnings = [{ code: `leg_${failure.status}`, message: failure.message, platform: spec.platform }];
-    return { platform: spec.platform, status: failure.status, value: undefined, count: 0, cached: false, warnings };
+    const failure = asLegFailure(err);
+    if (failure instanceof UpstreamFormatError) {
+      runtime.observeFormatError?.(spec.platform, spec.operation, failure.message);
+      // The parser's reason stays in the log: the client learns only that the format changed.
+      const message = `${spec.platform} answered in a format the service cannot read; it was reported and is not worth retrying until the service is updated.`;
+      return failedLeg(spec.platform, failure, message);
+    }
+    return failedLeg(spec.platform, failure, failure.message);
   } finally {
     clearTimeout(timer);
   }

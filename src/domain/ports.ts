@@ -129,13 +129,49 @@ export interface OfferSet {
   offers: Offer[];
 }
 
+/**
+ * Why a leg failed, as `platformResults[].error` tells the client (short, nothing internal).
+ * `upstream_format_changed` is not worth retrying: the platform answered in a shape the service
+ * cannot read until its parser is updated. The others may pass on a later try.
+ */
+export const LEG_ERRORS = ['upstream_error', 'upstream_blocked', 'upstream_timeout', 'upstream_format_changed', 'circuit_open'] as const;
+export type LegError = (typeof LEG_ERRORS)[number];
+
+export interface LegFailureOptions {
+  /** The client-facing reason; by default derived from the status. */
+  error?: LegError;
+  /**
+   * The platform itself failed (network error, timeout, 5xx, blocked answer): only such failures
+   * count toward its circuit breaker. Defaults to true for `blocked` and `timeout`.
+   */
+  platformFault?: boolean;
+}
+
+const DEFAULT_ERROR: Record<Exclude<LegStatus, 'ok' | 'empty'>, LegError> = { failed: 'upstream_error', blocked: 'upstream_blocked', timeout: 'upstream_timeout' };
+
 /** A platform leg that did not produce data. Its status is reported and it is charged 0. */
 export class LegFailure extends Error {
   readonly status: Exclude<LegStatus, 'ok' | 'empty'>;
-  constructor(status: Exclude<LegStatus, 'ok' | 'empty'>, message: string) {
+  readonly error: LegError;
+  readonly platformFault: boolean;
+  constructor(status: Exclude<LegStatus, 'ok' | 'empty'>, message: string, options: LegFailureOptions = {}) {
     super(message);
     this.name = 'LegFailure';
     this.status = status;
+    this.error = options.error ?? DEFAULT_ERROR[status];
+    this.platformFault = options.platformFault ?? status !== 'failed';
+  }
+}
+
+/**
+ * The platform answered, but in a shape the parser does not know (a required part missing, a
+ * type changed): a format change on the platform's side. `message` is the parser's reason, for
+ * the log only; the client sees `upstream_format_changed`. Never a platform fault.
+ */
+export class UpstreamFormatError extends LegFailure {
+  constructor(message: string) {
+    super('failed', message, { error: 'upstream_format_changed', platformFault: false });
+    this.name = 'UpstreamFormatError';
   }
 }
 

@@ -23,6 +23,11 @@ export function operationEnv(ctx: Authed): OperationEnv {
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
     expectedMs: deps.latency.expectedMs,
+    observeFormatError(platform, operation, reason) {
+      // Drift on the platform's side: visible at once, with the parser's reason, never to the client.
+      deps.log.warn({ requestId: ctx.requestId, platform, operation, reason }, 'upstream answer in an unknown format');
+      deps.metrics.observeFormatError(platform, operation);
+    },
     observeLeg(platform, operation, status, cached, ms) {
       deps.metrics.observeLeg(platform, operation, status, cached, ms);
       if (!cached) deps.latency.observe(platform, operation, status, ms);
@@ -39,6 +44,7 @@ export function priceLegs(ctx: Authed, result: OperationResult<unknown>): Platfo
     creditsCharged: legCredits(creditSchedule, ctx.principal.env, result.operation, { platform: leg.platform, ok: leg.status === 'ok', count: leg.count, days: leg.days }),
     cached: leg.cached,
     count: leg.count,
+    ...(leg.error ? { error: leg.error } : {}),
   }));
 }
 

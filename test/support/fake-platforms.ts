@@ -41,7 +41,7 @@ export function fakePlatforms(): FakePlatforms {
       const { mode = 'ok', delayMs = 0 } = controls.get(inner.platform) ?? {};
       if (delayMs) await wait(delayMs, signal);
       if (mode === 'hang') await wait(3_600_000, signal);
-      if (mode === 'fail') throw new LegFailure('failed', `${inner.platform} answered 502`);
+      if (mode === 'fail') throw new LegFailure('failed', `${inner.platform} answered 502`, { platformFault: true });
       if (mode === 'blocked') throw new LegFailure('blocked', `${inner.platform} answered with a challenge page`);
       return mode;
     };

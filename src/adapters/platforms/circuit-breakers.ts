@@ -20,7 +20,7 @@ export function withCircuitBreakers(set: AdapterSet, platforms: readonly Platfor
   for (const platform of platforms) {
     const inner = set.get(platform);
     if (!inner) continue;
-    const breaker = circuitBreaker(handleWhen((err) => err instanceof LegFailure), {
+    const breaker = circuitBreaker(handleWhen((err) => err instanceof LegFailure && err.platformFault), {
       halfOpenAfter: options.halfOpenAfterMs,
       breaker: new ConsecutiveBreaker(options.failures),
     });
@@ -39,7 +39,7 @@ function guard(inner: PlatformAdapter, breaker: CircuitBreakerPolicy): PlatformA
       try {
         return await breaker.execute(() => method.call(inner, req, signal));
       } catch (err) {
-        if (err instanceof BrokenCircuitError) throw new LegFailure('failed', `${inner.platform} is failing; its circuit breaker is open, so the leg was not attempted`);
+        if (err instanceof BrokenCircuitError) throw new LegFailure('failed', `${inner.platform} is failing; its circuit breaker is open, so the leg was not attempted`, { error: 'circuit_open' });
         throw err;
       }
     };

@@ -18,6 +18,12 @@ export function createMetrics() {
     buckets: [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
+  const formatErrors = new Counter({
+    name: 'ads_upstream_format_errors_total',
+    help: 'Platform answers the adapter could not read (a format change upstream), by platform and operation.',
+    labelNames: ['platform', 'operation'],
+    registers,
+  });
   const credits = new Counter({ name: 'ads_credits_charged_total', help: 'Credits charged, by operation.', labelNames: ['operation'], registers });
   return {
     registry,
@@ -26,6 +32,9 @@ export function createMetrics() {
     },
     observeLeg(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void {
       legs.observe({ platform, operation, status, cached: String(cached) }, ms / 1000);
+    },
+    observeFormatError(platform: Platform, operation: Operation): void {
+      formatErrors.inc({ platform, operation });
     },
     observeCredits(operation: string, amount: number): void {
       if (amount > 0) credits.inc({ operation }, amount);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../platforms.js';
+import { LEG_ERRORS } from '../ports.js';
 
 export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
 
@@ -24,6 +25,10 @@ export const PlatformResult = z
     creditsCharged: z.number().int().min(0),
     cached: z.boolean(),
     count: z.number().int().min(0),
+    error: z
+      .enum(LEG_ERRORS)
+      .optional()
+      .describe('Why the leg failed, when it did. upstream_format_changed (the platform answered in a shape the service cannot read yet) is not worth retrying; upstream_error, upstream_blocked, upstream_timeout and circuit_open (the platform is failing and was not asked) may pass later.'),
   })
   .meta({ id: 'PlatformResult' });
 export type PlatformResult = z.infer<typeof PlatformResult>;

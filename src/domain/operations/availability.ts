@@ -76,12 +76,13 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
   if (items.length === 0 && !anyFailed) throw listingNotFound(platform, listingIds.join(','), listingIds.length > 1 ? 'listingIds' : 'listingId');
   if (items.length === 0) warnings.push(noResults('listings'));
 
-  const status: LegStatus = items.length > 0 ? 'ok' : legs.find((l) => isFailed(l.status))!.status;
+  const failed = items.length > 0 ? undefined : legs.find((l) => isFailed(l.status))!;
+  const status: LegStatus = failed?.status ?? 'ok';
   return {
     operation: 'availability',
     data: items,
     platforms: [platform],
-    legs: [{ platform, status, count: items.length, cached: legs.every((l) => l.cached), days }],
+    legs: [{ platform, status, count: items.length, cached: legs.every((l) => l.cached), days, ...(failed?.error ? { error: failed.error } : {}) }],
     warnings,
     pagination: null,
     currency: 'USD',

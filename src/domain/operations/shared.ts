@@ -2,7 +2,7 @@ import { ServiceError } from '../errors.js';
 import { isFailed, type LegOutcome, type LegRuntime } from '../fan-out.js';
 import type { Pagination, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
-import type { AdapterSet, PlatformAdapter } from '../ports.js';
+import type { AdapterSet, LegError, PlatformAdapter } from '../ports.js';
 import { isInPast } from '../dates.js';
 import type { CallShape } from '../pricing.js';
 import type { Cache } from '../service-ports.js';
@@ -33,6 +33,8 @@ export interface LegReport {
   cached: boolean;
   /** Days per listing-window (availability), for the summary schedule. */
   days?: number;
+  /** Why the leg failed, when it did. */
+  error?: LegError;
 }
 
 /** What every verb returns; the router prices the legs and wraps it in the envelope. */
@@ -68,13 +70,20 @@ export function assertNotInPast(date: string, param: string, now: Date): void {
 }
 
 export function report<T>(leg: LegOutcome<T>, count = leg.count): LegReport {
-  return { platform: leg.platform, status: leg.status, count, cached: leg.cached };
+  return { platform: leg.platform, status: leg.status, count, cached: leg.cached, ...(leg.error ? { error: leg.error } : {}) };
 }
 
-/** Every leg failed: 503, free, retryable (spec 4.1). */
+/**
+ * Every leg failed: free (spec 4.1). When every one failed because the platforms answered in a
+ * format the service cannot read, retrying cannot help: 502 upstream_format_error, not retryable.
+ * Otherwise 503 upstream_unavailable, retryable.
+ */
 export function assertSomeLegSucceeded(legs: LegOutcome<unknown>[]): void {
   if (legs.length > 0 && legs.every((l) => isFailed(l.status))) {
-    const detail = legs.map((l) => `${l.platform}: ${l.status}`).join(', ');
+    const detail = legs.map((l) => `${l.platform}: ${l.status}${l.error ? ` (${l.error})` : ''}`).join(', ');
+    if (legs.every((l) => l.error === 'upstream_format_changed')) {
+      throw new ServiceError('upstream_format_error', `The platforms answered in a format the service cannot read (${detail}); this was reported. Retrying will not help until the service is updated. Nothing was charged.`);
+    }
     throw new ServiceError('upstream_unavailable', `No platform could answer (${detail}). Nothing was charged.`, {
       retryAfterSeconds: 30,
     });

@@ -1,4 +1,4 @@
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, str } from '../parse-support.js';
 
 /**
@@ -14,5 +14,5 @@ export function missingPayload(json: unknown, what: string): null {
     if (texts.some((t) => NOT_FOUND.test(t) || /\b404\b/.test(t))) return null;
     throw new LegFailure('failed', `airbnb ${what} answered with an error: ${(str(dig(errors[0], 'message')) ?? 'unknown').slice(0, 200)}`);
   }
-  throw new LegFailure('failed', `airbnb ${what} answered without the expected data`);
+  throw new UpstreamFormatError(`airbnb ${what} answered without the expected data`);
 }

@@ -1,6 +1,6 @@
 import { daysBetween } from '../../../domain/dates.js';
 import type { Operation } from '../../../domain/platforms.js';
-import { LegFailure, type PlatformAdapter, type PriceRequest } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError, type PlatformAdapter, type PriceRequest } from '../../../domain/ports.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { calendarRequest, dates, listingRequest, mapBox, party, reviewsRequest, searchParams, searchRequest, type OperationName, type RequestOptions } from './client.js';
@@ -93,7 +93,7 @@ export function createAirbnbAdapter(client: UpstreamClient, options: AirbnbAdapt
           const detail = json === null ? null : parseListing(json, listingId, siteUrl, new FieldWarnings('airbnb'));
           if (detail === null) return null;
           const { lat, lng } = detail.location;
-          if (lat === null || lng === null) throw new LegFailure('failed', `airbnb listing ${listingId} has no coordinates to look its price up by`);
+          if (lat === null || lng === null) throw new UpstreamFormatError(`airbnb listing ${listingId} has no coordinates to look its price up by`);
           return { lat, lng };
         },
         async searchAround(lat, lng, r: PriceRequest, cursor) {

@@ -1,6 +1,6 @@
 import { compositeId } from '../../../domain/platforms.js';
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { missingPayload } from './graphql.js';
 import { listingUrl } from './ids.js';
@@ -68,7 +68,7 @@ export function parseListing(json: unknown, listingId: string, siteUrl: string, 
   const logging = dig(meta, 'loggingContext', 'eventDataLogging');
   const reviews = section(sections, 'REVIEWS_DEFAULT');
   const name = str(dig(section(sections, 'TITLE_DEFAULT'), 'title')) ?? str(dig(section(sections, 'AVAILABILITY_CALENDAR_DEFAULT'), 'listingTitle'));
-  if (name === null) throw new LegFailure('failed', `airbnb listing ${listingId} came without a title`);
+  if (name === null) throw new UpstreamFormatError(`airbnb listing ${listingId} came without a title`);
 
   const typeLabel = str(dig(sharing, 'propertyType')) ?? str(dig(sbuiSection(json, 'OVERVIEW_DEFAULT_V2'), 'title'));
   const propertyType = typeLabel === null ? null : propertyTypeOf(typeLabel);

@@ -1,5 +1,5 @@
 import type { Occupancy } from '../../../domain/ports.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import type { UpstreamRequest } from '../http/upstream.js';
 import { dig, str } from '../parse-support.js';
 
@@ -145,7 +145,9 @@ export function graphqlData(json: unknown): unknown {
   const data = dig(json, 'data');
   if (data === null || data === undefined || typeof data !== 'object') {
     const message = str(dig(json, 'errors', 0, 'message'));
-    throw new LegFailure('failed', `booking answered without data${message ? `: ${message}` : ''}`);
+    // An error the platform states is its answer; no data and no error is a shape we do not know.
+    if (message) throw new LegFailure('failed', `booking answered without data: ${message}`);
+    throw new UpstreamFormatError('booking answered without data');
   }
   return data;
 }

@@ -1,6 +1,6 @@
 import { addDays, daysBetween, isIsoDate } from '../../../domain/dates.js';
 import type { CalendarDay } from '../../../domain/model/availability.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { warnOnce } from './parse-price.js';
@@ -29,7 +29,8 @@ export function parseCalendarAnswer(json: unknown, expectedHotelId: string | nul
   const days = dig(cal, 'days');
   if (!Array.isArray(days)) {
     const message = str(dig(cal, 'message'));
-    throw new LegFailure('failed', `booking answered no calendar${message ? `: ${message}` : ''}`);
+    if (message) throw new LegFailure('failed', `booking answered no calendar: ${message}`);
+    throw new UpstreamFormatError('booking answered without availabilityCalendar.days');
   }
   const id = num(dig(cal, 'hotelId'));
   const hotelId = id !== null && Number.isInteger(id) && id > 0 ? String(id) : null;

@@ -1,6 +1,6 @@
 import type { Review } from '../../../domain/model/review.js';
 import { RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { TRIP_TYPES } from './mappings.js';
@@ -18,7 +18,8 @@ export function parseReviewPage(json: unknown): ReviewPage {
   const cards = dig(list, 'reviewCard');
   if (!Array.isArray(cards)) {
     const message = str(dig(list, 'message'));
-    throw new LegFailure('failed', `booking answered no reviews${message ? `: ${message}` : ''}`);
+    if (message) throw new LegFailure('failed', `booking answered no reviews: ${message}`);
+    throw new UpstreamFormatError('booking answered without reviewListFrontend.reviewCard');
   }
   const total = num(dig(list, 'reviewsCount'));
   return { cards, total: total !== null && total >= 0 ? total : null };

@@ -1,6 +1,6 @@
 import type { Property, PropertyType } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { hotelSearchUrl, pageUrl } from './ids.js';
@@ -20,7 +20,7 @@ export interface SearchPage {
 export function parseSearchPage(json: unknown): SearchPage {
   const search = dig(graphqlData(json), 'searchQueries', 'search');
   const results = dig(search, 'results');
-  if (!Array.isArray(results)) throw new LegFailure('failed', 'booking answered a search without results');
+  if (!Array.isArray(results)) throw new UpstreamFormatError('booking answered a search without a results array');
   const total = num(dig(search, 'pagination', 'nbResultsTotal'));
   return { results, total: total !== null && total >= 0 ? total : null };
 }

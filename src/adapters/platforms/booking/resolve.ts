@@ -1,4 +1,4 @@
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { availabilityCalendarRequest, fullSearchRequest } from './client.js';
 import type { BookingRef } from './ids.js';
@@ -29,7 +29,7 @@ export async function pageOf(fetch: Fetch, ref: BookingRef): Promise<PageKey | n
   const countryCode = str(dig(item, 'basicPropertyData', 'location', 'countryCode'))?.toLowerCase();
   const pageName = str(dig(item, 'basicPropertyData', 'pageName'));
   if (!countryCode || !/^[a-z]{2}$/.test(countryCode) || !pageName || !/^[a-z0-9][a-z0-9-]{0,200}$/.test(pageName)) {
-    throw new LegFailure('failed', `booking names no page for listing ${ref.hotelId}`);
+    throw new UpstreamFormatError(`booking names no usable page for listing ${ref.hotelId}`);
   }
   return { countryCode, pageName, hotelId: String(ref.hotelId) };
 }
@@ -44,6 +44,6 @@ export async function hotelOf(fetch: Fetch, ref: BookingRef, date: string): Prom
   if (ref.kind === 'hotel') return { hotelId: ref.hotelId, countryCode: null };
   const req = availabilityCalendarRequest({ countryCode: ref.countryCode, pageName: ref.pageName, startDate: date, days: 1, adults: 2 });
   const { hotelId } = parseCalendarAnswer(await fetch(req), null, new FieldWarnings('booking'));
-  if (hotelId === null) throw new LegFailure('failed', `booking named no hotel id for ${ref.countryCode}/${ref.pageName}`);
+  if (hotelId === null) throw new UpstreamFormatError(`booking named no hotel id for ${ref.countryCode}/${ref.pageName}`);
   return { hotelId: Number(hotelId), countryCode: ref.countryCode };
 }

@@ -1,5 +1,5 @@
 import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, str } from '../parse-support.js';
 
 /**
@@ -28,7 +28,7 @@ export type AnswerKind = 'ok' | 'no_results';
  * "No results" is an answer (an empty search, an unknown property); anything else fails the leg.
  */
 export function answerKind(json: unknown): AnswerKind {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new LegFailure('failed', 'google answered something that is not a SerpApi object');
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new UpstreamFormatError('google answered something that is not a SerpApi object');
   const error = str(dig(json, 'error'));
   if (error === null && str(dig(json, 'search_metadata', 'status'))?.toLowerCase() !== 'error') return 'ok';
   if (error !== null && /hasn'?t returned any results|no results/i.test(error)) return 'no_results';
@@ -38,7 +38,7 @@ export function answerKind(json: unknown): AnswerKind {
 /** spec 2.4/2.5: an answer priced in another currency than asked is a failed leg. */
 export function assertCurrency(json: unknown, wanted: string): void {
   const got = str(dig(json, 'search_parameters', 'currency'));
-  if (got === null) throw new LegFailure('failed', `google did not state the currency of its answer (asked for ${wanted})`);
+  if (got === null) throw new UpstreamFormatError(`google did not state the currency of its answer (asked for ${wanted})`);
   if (got.toUpperCase() !== wanted.toUpperCase()) throw new LegFailure('failed', `google answered in ${got}, not ${wanted}`);
 }
 

@@ -2,7 +2,7 @@ import { daysBetween } from '../../../domain/dates.js';
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Price } from '../../../domain/model/price.js';
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure, type Adapted, type OfferSet, type PriceRequest, type Stay } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type PriceRequest, type Stay } from '../../../domain/ports.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
 import { parseProperty, PLATFORM } from './parse.js';
@@ -21,7 +21,7 @@ export function parseListing(json: unknown, listingId: string): Adapted<Property
   assertListing(json, listingId);
   const w = new FieldWarnings(PLATFORM);
   const property = parseProperty(json, null, w);
-  if (property === null) throw new LegFailure('failed', `google's details of listing ${listingId} have no name`);
+  if (property === null) throw new UpstreamFormatError(`google's details of listing ${listingId} have no name`);
   return { value: property, warnings: w.list };
 }
 
@@ -74,7 +74,7 @@ export function parseOffers(json: unknown, googleHotelId: string, stay: Stay, cu
   if (answerKind(json) === 'no_results') return null;
   checkedStay(json, googleHotelId, stay, currency);
   const name = str(dig(json, 'name'));
-  if (name === null) throw new LegFailure('failed', `google's details of ${googleHotelId} have no name`);
+  if (name === null) throw new UpstreamFormatError(`google's details of ${googleHotelId} have no name`);
   const w = new FieldWarnings(PLATFORM);
   const rates = otaRates(json, currency, guestsOf(stay), w);
   const unclear = rates.filter((r) => r.beforeTaxes === null).map((r) => r.source);

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import type { Platform } from '../../../domain/platforms.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 
 export interface UpstreamOptions {
   platform: Platform;
@@ -78,7 +78,7 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
       return JSON.parse(text);
     } catch {
       if (CHALLENGE.test(text.slice(0, 20_000))) throw new LegFailure('blocked', `${o.platform} answered with a challenge page`);
-      throw new LegFailure('failed', `${o.platform} answered something that is not JSON`);
+      throw new UpstreamFormatError(`${o.platform} answered something that is neither JSON nor a challenge page`);
     }
   }
 
@@ -91,7 +91,8 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
           if (signal.aborted) throw signal.reason;
           if (err instanceof LegFailure || err instanceof UpstreamNotFound) throw err;
           const retryable = (err as { retryable?: boolean }).retryable !== false;
-          if (!retryable || n >= o.retries) throw new LegFailure('failed', `${o.platform} failed after ${n + 1} attempt(s): ${(err as Error).message}`);
+          // 5xx and network errors: the platform itself is failing, which is what a breaker counts.
+          if (!retryable || n >= o.retries) throw new LegFailure('failed', `${o.platform} failed after ${n + 1} attempt(s): ${(err as Error).message}`, { platformFault: true });
           await sleep(backoffMs(n), signal);
         }
       }

@@ -1,5 +1,5 @@
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { parseListing, type ListingContext } from './parse-listing.js';
 import { assertCurrency, readPriceSummary } from './price-summary.js';
@@ -62,11 +62,12 @@ export function parseSearchPage(json: unknown, page: number, pageSize: number, c
   const results = dig(json, 'data', 'results');
   const error = graphqlError(json);
   if (results === null || typeof results !== 'object') {
-    throw new LegFailure('failed', error !== null ? `vrbo answered GraphQL errors: ${error}` : 'vrbo answered without data.results');
+    if (error !== null) throw new LegFailure('failed', `vrbo answered GraphQL errors: ${error}`);
+    throw new UpstreamFormatError('vrbo answered without data.results');
   }
   if (error !== null) w.add('upstream_partial', `Vrbo answered with GraphQL errors alongside data: ${error}`);
   const listings = dig(results, 'listings');
-  if (!Array.isArray(listings)) throw new LegFailure('failed', 'vrbo answered without a listings array');
+  if (!Array.isArray(listings)) throw new UpstreamFormatError('vrbo answered without a listings array');
   const echoed = num(dig(results, 'page'));
   if (echoed !== null && echoed !== page) return { items: [], more: false };
   const items = parseListings(listings, ctx, w);

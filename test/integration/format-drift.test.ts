@@ -1,0 +1,129 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReplayServer } from '../../src/replay/server.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/common-rules.js';
+
+/**
+ * Answers the adapter cannot read: the replay upstream serves airbnb listing 910000001 without
+ * any title and Vrbo's search without `data.results` (format changes on the platforms' side),
+ * through the real clients and parsers.
+ * The leg is `failed` with `upstream_format_changed`, the parser's reason goes to a warning log
+ * line and to ads_upstream_format_errors_total, nothing reaches the client but the code, and the
+ * platform's circuit breaker does not count it.
+ */
+let app: TestApp;
+let replay: ReturnType<typeof createReplayServer>;
+let fixtures = '';
+const lines: string[] = [];
+
+const LISTING_FILE = 'airbnb/api/v3/StaysPdpSections/StaysPdpSections/U3RheUxpc3Rpbmc6OTEwMDAwMDAx.json';
+const VRBO_SEARCH_FILE = 'vrbo/serp/g/SearchRequestQuery.json';
+const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+
+/** The same JSON with every `title` and `listingTitle` removed, wherever it is. */
+function withoutTitles(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTitles);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'title' && k !== 'listingTitle').map(([k, v]) => [k, withoutTitles(v)]));
+}
+
+beforeAll(async () => {
+  fixtures = await mkdtemp(path.join(tmpdir(), 'ads-drift-'));
+  await cp('fixtures/replay', fixtures, { recursive: true });
+  const file = path.join(fixtures, LISTING_FILE);
+  await writeFile(file, JSON.stringify(withoutTitles(JSON.parse(await readFile(file, 'utf8')))));
+  // Vrbo's search answers with its listings where `data.results` used to be.
+  const vrbo = path.join(fixtures, VRBO_SEARCH_FILE);
+  const serp = JSON.parse(await readFile(vrbo, 'utf8')) as { data: Record<string, unknown> };
+  serp.data = { searchResults: serp.data.results };
+  await writeFile(vrbo, JSON.stringify(serp));
+  replay = createReplayServer(fixtures);
+  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
+  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  app = await startTestApp({
+    log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+    config: {
+      legDeadlineMs: 5_000,
+      live: {
+        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
+        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
+        airbnbApiKey: null,
+        googleApiKey: 'replay-key',
+        timeoutMs: 2_000,
+        retries: 0,
+        concurrency: 4,
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  replay.closeAllConnections();
+  await new Promise((r) => replay.close(r));
+  await rm(fixtures, { recursive: true, force: true });
+});
+
+interface Leg {
+  platform: string;
+  status: string;
+  error?: string;
+}
+
+describe('an answer in an unknown format', () => {
+  it('fails the call with 502 upstream_format_error, not retryable, free, naming no internals', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 10 });
+    const err = await expectError(await app.get('/v1/listing/airbnb/910000001', key), 502, 'upstream_format_error');
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('upstream_format_changed');
+    expect(err.message).not.toContain('title');
+    const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+    expect(Number(row!.b)).toBe(10);
+  });
+
+  it('is a failed leg with upstream_format_changed beside legs that answer, and costs nothing', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const res = await app.get('/v1/search?location=Lisbon&platforms=airbnb,vrbo', key);
+    const body = (await res.json()) as { meta: { partial: boolean; creditsCharged: number; platformResults: (Leg & { creditsCharged: number })[]; warnings: { code: string; message: string; platform?: string }[] } };
+    expect(res.status).toBe(200);
+    expect(body.meta.partial).toBe(true);
+    expect(body.meta.platformResults).toEqual([
+      expect.objectContaining({ platform: 'airbnb', status: 'ok' }),
+      { platform: 'vrbo', status: 'failed', error: 'upstream_format_changed', creditsCharged: 0, cached: false, count: 0 },
+    ]);
+    expect(body.meta.platformResults[0]!.error).toBeUndefined();
+    const warning = body.meta.warnings.find((w) => w.platform === 'vrbo')!;
+    expect(warning.code).toBe('leg_failed');
+    expect(warning.message).not.toContain('data.results');
+  });
+
+  it('logs a warning with platform, operation and the parser reason, and counts it per platform and operation', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 10 });
+    const metric = async () => {
+      const text = await (await app.get('/metrics')).text();
+      const m = /^ads_upstream_format_errors_total\{platform="airbnb",operation="listing"\} (\d+)$/m.exec(text);
+      return m ? Number(m[1]) : 0;
+    };
+    const before = await metric();
+    lines.length = 0;
+    await app.get('/v1/listing/airbnb/910000001', key);
+    expect(await metric()).toBe(before + 1);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream answer in an unknown format');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 40, platform: 'airbnb', operation: 'listing', reason: 'airbnb listing 910000001 came without a title' });
+    expect(logged[0]!.requestId).toMatch(/^req_/);
+  });
+
+  it('does not feed the circuit breaker: the platform stays in use', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    for (let i = 0; i < 12; i++) await expectError(await app.get('/v1/listing/airbnb/910000001', key), 502, 'upstream_format_error');
+    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&startDate=${day(30)}&endDate=${day(40)}`, key);
+    const body = (await res.json()) as { meta: { platformResults: Leg[] } };
+    expect({ status: res.status, legs: body.meta.platformResults }).toMatchObject({ status: 200, legs: [{ platform: 'airbnb', status: 'ok' }] });
+    expect(body.meta.platformResults[0]!.error).toBeUndefined();
+  });
+});
