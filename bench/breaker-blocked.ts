@@ -45,8 +45,14 @@ function refusedUntried(body: Body): boolean {
 function count(bodies: string[]): LegCounts {
   const c: LegCounts = { legs: 0, ok: 0, blocked: 0, refused: 0, other: 0 };
   for (const raw of bodies) {
-    const body = JSON.parse(raw) as Body;
     c.legs++;
+    let body: Body;
+    try {
+      body = JSON.parse(raw) as Body;
+    } catch {
+      c.other++; // no answer at all (a connection error): counted apart
+      continue;
+    }
     const status = body.meta?.platformResults.find((r) => r.platform === 'booking')?.status ?? (/booking: blocked/.test(body.error?.message ?? '') ? 'blocked' : 'error');
     if (refusedUntried(body)) c.refused++;
     else if (status === 'ok' || status === 'empty') c.ok++;
@@ -98,6 +104,9 @@ export async function run(): Promise<Row[]> {
           }),
         ),
       );
+      const statuses: Record<string, number> = {};
+      for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+      progress(`statuses ${JSON.stringify(statuses)}`);
       return count(results.flatMap((r) => r.bodies ?? []));
     };
     // A breaker that opens on a run of failures opens at random moments under a steady blocked

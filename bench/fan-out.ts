@@ -49,7 +49,7 @@ export async function run(): Promise<Row[]> {
   const app = await startBenchApp({
     config: {
       legDeadlineMs: DEADLINE_MS,
-      breakerFailures: 1_000, // the hung leg must reach its deadline every time, not an open breaker
+      breakerMinCalls: 1_000_000, // the hung leg must reach its deadline every time, not an open breaker
       live: {
         platforms: ['airbnb', 'booking', 'vrbo', 'google'],
         baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },

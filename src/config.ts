@@ -30,7 +30,10 @@ const Env = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-  BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  BREAKER_FAILURE_RATE: z.coerce.number().gt(0).lt(1).default(0.5),
+  BREAKER_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
+  BREAKER_MIN_CALLS: z.coerce.number().int().min(1).default(10),
+  BREAKER_MIN_ACCOUNTS: z.coerce.number().int().min(1).default(2),
   BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -65,8 +68,16 @@ export interface Config {
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
   /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
   live: LiveConfig;
-  /** Consecutive failed legs that open a live platform's circuit breaker, and how long it stays open. */
-  breakerFailures: number;
+  /**
+   * A live platform's circuit breaker opens when, over the last `breakerWindowMs`, at least
+   * `breakerMinCalls` legs ran, at least `breakerFailureRate` of them met a platform fault, and
+   * those faults came from at least `breakerMinAccounts` accounts; it stays open
+   * `breakerHalfOpenMs`, then lets one probe through.
+   */
+  breakerFailureRate: number;
+  breakerWindowMs: number;
+  breakerMinCalls: number;
+  breakerMinAccounts: number;
   breakerHalfOpenMs: number;
   /** Bucket per client address for calls without a valid key, so key guessing is slow. */
   anonymousPerMinute: number;
@@ -117,7 +128,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       retries: e.UPSTREAM_RETRIES,
       concurrency: e.UPSTREAM_CONCURRENCY,
     },
-    breakerFailures: e.BREAKER_FAILURES,
+    breakerFailureRate: e.BREAKER_FAILURE_RATE,
+    breakerWindowMs: e.BREAKER_WINDOW_MS,
+    breakerMinCalls: e.BREAKER_MIN_CALLS,
+    breakerMinAccounts: e.BREAKER_MIN_ACCOUNTS,
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,
     production,

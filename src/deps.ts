@@ -8,8 +8,7 @@ import { createMemoryCache } from './adapters/memory/cache.js';
 import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
 import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
 import { createLiveAdapters } from './adapters/platforms/registry.js';
-import { withCircuitBreakers } from './adapters/platforms/circuit-breakers.js';
-import { PLATFORMS } from './domain/platforms.js';
+import { createPlatformBreakers, type PlatformBreakers } from './adapters/platforms/circuit-breakers.js';
 import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/key-store.js';
 import { cachedKeyStore } from './adapters/memory/key-cache.js';
@@ -40,6 +39,8 @@ export interface Deps {
   cache: Cache;
   limiter: RateLimiter;
   platforms: Record<KeyEnv, AdapterSet>;
+  /** One circuit breaker per live platform, shared by every account of this process. */
+  breakers: PlatformBreakers;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -89,12 +90,18 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
-      // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
-      live: withCircuitBreakers(overrides.platforms?.live ?? live!, PLATFORMS, {
-        failures: config.breakerFailures,
-        halfOpenAfterMs: config.breakerHalfOpenMs,
-      }),
+      live: overrides.platforms?.live ?? live!,
     },
+    breakers: createPlatformBreakers(
+      {
+        failureRate: config.breakerFailureRate,
+        windowMs: config.breakerWindowMs,
+        minCalls: config.breakerMinCalls,
+        minAccounts: config.breakerMinAccounts,
+        halfOpenAfterMs: config.breakerHalfOpenMs,
+      },
+      () => clock.now().getTime(),
+    ),
     async ready() {
       try {
         await database.pool.query('select 1');

@@ -38,6 +38,11 @@ export interface LegRuntime {
   /** Recent latency of a platform and operation, for legs without their own estimate. */
   expectedMs?(platform: Platform, operation: Operation): number;
   observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
+  /**
+   * Runs an uncached leg (the upstream call and its deadline) through the platform's circuit
+   * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
+   */
+  guard?<T>(platform: Platform, leg: () => Promise<T>): Promise<T>;
   /** An answer the adapter could not read: `reason` is the parser's, for operators only. */
   observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
@@ -99,8 +104,11 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
       reject(failure);
     }, legDeadlineMs);
   });
+  // A leg waiting on a half-open breaker's probe may pass its deadline before it races it.
+  deadline.catch(() => undefined);
+  const attempt = () => Promise.race([spec.run(controller.signal), deadline]);
   try {
-    const value = await Promise.race([spec.run(controller.signal), deadline]);
+    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt) : attempt());
     clearTimeout(timer);
     // Answers are cached, failures and "not found" (null) are not: the next call asks again.
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);

@@ -23,6 +23,8 @@ export function operationEnv(ctx: Authed): OperationEnv {
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
     expectedMs: deps.latency.expectedMs,
+    // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
+    guard: ctx.principal.env === 'live' ? (platform, leg) => deps.breakers.run(platform, ctx.principal.accountId, leg) : undefined,
     observeFormatError(platform, operation, reason) {
       // Drift on the platform's side: visible at once, with the parser's reason, never to the client.
       deps.log.warn({ requestId: ctx.requestId, platform, operation, reason }, 'upstream answer in an unknown format');

@@ -1,48 +1,85 @@
-import { BrokenCircuitError, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
-import { OPERATIONS, type Platform } from '../../domain/platforms.js';
-import { LegFailure, type AdapterSet, type PlatformAdapter } from '../../domain/ports.js';
+import { BrokenCircuitError, CircuitState, circuitBreaker, handleWhen, type CircuitBreakerPolicy, type IBreaker } from 'cockatiel';
+import type { Platform } from '../../domain/platforms.js';
+import { LegFailure } from '../../domain/ports.js';
+import { FaultWindow, type FaultWindowOptions } from './fault-window.js';
 
-export interface BreakerOptions {
-  /** Consecutive failed, blocked or timed-out legs that open a platform's breaker. */
-  failures: number;
+export interface BreakerOptions extends FaultWindowOptions {
   /** How long an open breaker fails legs at once before letting one through to test the platform. */
   halfOpenAfterMs: number;
 }
 
-/**
- * One circuit breaker per platform (cockatiel): after `failures` failed legs in a row, that
- * platform's legs fail at once, for free, instead of waiting out their deadlines; after
- * `halfOpenAfterMs` one call is let through and its outcome closes or reopens the breaker.
- * "Not found" (null) is an answer, not a failure.
- */
-export function withCircuitBreakers(set: AdapterSet, platforms: readonly Platform[], options: BreakerOptions): AdapterSet {
-  const wrapped = new Map<Platform, PlatformAdapter>();
-  for (const platform of platforms) {
-    const inner = set.get(platform);
-    if (!inner) continue;
-    const breaker = circuitBreaker(handleWhen((err) => err instanceof LegFailure && err.platformFault), {
-      halfOpenAfter: options.halfOpenAfterMs,
-      breaker: new ConsecutiveBreaker(options.failures),
-    });
-    wrapped.set(platform, guard(inner, breaker));
-  }
-  return { get: (p) => wrapped.get(p) ?? set.get(p), supporting: (op) => set.supporting(op) };
+/** Runs live legs through their platform's breaker, on behalf of an account. */
+export interface PlatformBreakers {
+  run<T>(platform: Platform, accountId: string, leg: () => Promise<T>): Promise<T>;
 }
 
-function guard(inner: PlatformAdapter, breaker: CircuitBreakerPolicy): PlatformAdapter {
-  const adapter: PlatformAdapter = { platform: inner.platform, operations: inner.operations };
-  if (inner.expectedMs) adapter.expectedMs = (op, req) => inner.expectedMs!(op, req);
-  for (const op of OPERATIONS) {
-    const method = inner[op] as ((req: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
-    if (!method) continue;
-    (adapter as unknown as Record<string, unknown>)[op] = async (req: unknown, signal: AbortSignal) => {
+/** Only faults of the platform itself count: network errors, timeouts, 5xx, blocked answers. */
+const isPlatformFault = (err: unknown): boolean => err instanceof LegFailure && err.platformFault;
+
+/**
+ * cockatiel's breaker asks this one whether to open. The decision rests on the fault window, which
+ * `run` fills with each leg's account and outcome before cockatiel sees it, so concurrent legs
+ * cannot be mistaken for one another.
+ */
+class WindowBreaker implements IBreaker {
+  constructor(readonly window: FaultWindow) {}
+  get state(): unknown {
+    return null;
+  }
+  set state(_: unknown) {}
+  success(state: CircuitState): void {
+    if (state === CircuitState.HalfOpen) this.window.reset();
+  }
+  failure(state: CircuitState): boolean {
+    // A failed probe reopens at once; a closed breaker opens only on the window's evidence.
+    return state !== CircuitState.Closed || this.window.failing();
+  }
+}
+
+/**
+ * One circuit breaker per live platform (cockatiel), shared by every account. It opens when, over
+ * a sliding window, enough legs ran, at least `failureRate` of them met a platform fault, and those
+ * faults came from at least `minAccounts` accounts, so no single account's traffic can switch a
+ * platform off for the others, and a platform answering most calls stays in use. Open, it fails
+ * legs at once and for free (`circuit_open`); after `halfOpenAfterMs` one leg goes through as a
+ * probe (the others wait for it) and its outcome closes or reopens the breaker. "Not found" and
+ * answers the parser cannot read are answers, not faults: they never count.
+ */
+export function createPlatformBreakers(options: BreakerOptions, nowMs: () => number): PlatformBreakers {
+  const breakers = new Map<Platform, { policy: CircuitBreakerPolicy; window: FaultWindow }>();
+  const breakerOf = (platform: Platform) => {
+    let entry = breakers.get(platform);
+    if (!entry) {
+      const window = new FaultWindow(options, nowMs);
+      const policy = circuitBreaker(handleWhen(isPlatformFault), { halfOpenAfter: options.halfOpenAfterMs, breaker: new WindowBreaker(window) });
+      entry = { policy, window };
+      breakers.set(platform, entry);
+    }
+    return entry;
+  };
+
+  return {
+    async run(platform, accountId, leg) {
+      const { policy, window } = breakerOf(platform);
       try {
-        return await breaker.execute(() => method.call(inner, req, signal));
+        return await policy.execute(async () => {
+          try {
+            const value = await leg();
+            window.record(accountId, false);
+            return value;
+          } catch (err) {
+            // Answers the service could not use (unreadable, for another listing) are neither
+            // faults nor proof of health: they stay out of the window.
+            if (isPlatformFault(err)) window.record(accountId, true);
+            throw err;
+          }
+        });
       } catch (err) {
-        if (err instanceof BrokenCircuitError) throw new LegFailure('failed', `${inner.platform} is failing; its circuit breaker is open, so the leg was not attempted`, { error: 'circuit_open' });
+        if (err instanceof BrokenCircuitError) {
+          throw new LegFailure('failed', `${platform} is failing for many callers; its circuit breaker is open, so the leg was not attempted`, { error: 'circuit_open' });
+        }
         throw err;
       }
-    };
-  }
-  return adapter;
+    },
+  };
 }
