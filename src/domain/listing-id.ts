@@ -23,7 +23,7 @@ export const NATIVE_LISTING_ID: Readonly<Partial<Record<Platform, RegExp>>> = {
  * Sandbox keys may also send the documented trigger ids (README "Sandbox triggers"), which no
  * platform would accept; every other sandbox id is judged by the platform's rule, as a live one is.
  */
-export const SANDBOX_TRIGGER_IDS: ReadonlySet<string> = new Set(['sandbox-missing', 'sandbox:unavailable']);
+export const SANDBOX_TRIGGER_IDS: ReadonlySet<string> = new Set(['sandbox-missing', 'sandbox:unavailable', 'sandbox:format-changed']);
 
 /** True when `id` has the shape of a native listing id of `platform` (platforms without a rule accept any). */
 export function isNativeListingId(platform: Platform, id: string): boolean {

@@ -25,11 +25,15 @@ export function operationEnv(ctx: Authed): OperationEnv {
     expectedMs: deps.latency.expectedMs,
     // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
     guard: ctx.principal.env === 'live' ? (platform, leg) => deps.breakers.run(platform, ctx.principal.accountId, leg) : undefined,
-    observeFormatError(platform, operation, reason) {
-      // Drift on the platform's side: visible at once, with the parser's reason, never to the client.
-      deps.log.warn({ requestId: ctx.requestId, platform, operation, reason }, 'upstream answer in an unknown format');
-      deps.metrics.observeFormatError(platform, operation);
-    },
+    // Drift on a live platform's side: visible at once, with the parser's reason, never to the
+    // client. The sandbox's format trigger is deliberate, not drift.
+    observeFormatError:
+      ctx.principal.env === 'live'
+        ? (platform, operation, reason) => {
+            deps.log.warn({ requestId: ctx.requestId, platform, operation, reason }, 'upstream answer in an unknown format');
+            deps.metrics.observeFormatError(platform, operation);
+          }
+        : undefined,
     observeLeg(platform, operation, status, cached, ms) {
       deps.metrics.observeLeg(platform, operation, status, cached, ms);
       if (!cached) deps.latency.observe(platform, operation, status, ms);

@@ -126,4 +126,17 @@ describe('an answer in an unknown format', () => {
     expect({ status: res.status, legs: body.meta.platformResults }).toMatchObject({ status: 200, legs: [{ platform: 'airbnb', status: 'ok' }] });
     expect(body.meta.platformResults[0]!.error).toBeUndefined();
   });
+
+  it('is reproduced by the sandbox trigger, which is not counted as drift', async () => {
+    const { key } = await app.newKey('sandbox');
+    const metrics = async () => (await (await app.get('/metrics')).text()).match(/^ads_upstream_format_errors_total\{.*$/gm)?.join('\n') ?? '';
+    const before = await metrics();
+    lines.length = 0;
+    const err = await expectError(await app.get('/v1/listing/booking/sandbox%3Aformat-changed', key), 502, 'upstream_format_error');
+    expect(err.retryable).toBe(false);
+    const res = await app.get(`/v1/availability?platform=vrbo&listingIds=6000001,sandbox%3Aformat-changed&startDate=${day(30)}&endDate=${day(35)}`, key);
+    expect(res.status).toBe(200);
+    expect(await metrics()).toBe(before);
+    expect(lines.filter((l) => l.includes('unknown format'))).toEqual([]);
+  });
 });

@@ -45,6 +45,7 @@ Successful data responses are <code>{ data, meta }</code>; errors are <code>{ er
 <tr><td><code>sandbox:async</code></td><td>search <code>location</code>, price-compare <code>name</code></td><td>202 with a job that completes in about 2 s; poll <code>/v1/jobs/{jobId}</code></td></tr>
 <tr><td><code>sandbox:partial</code></td><td>search <code>location</code>, price-compare <code>name</code></td><td>one leg fails (the last platform asked for); <code>meta.partial</code> is true and that leg costs 0</td></tr>
 <tr><td><code>sandbox:unavailable</code></td><td>search <code>location</code>, price-compare <code>name</code> or <code>googleHotelId</code>, or any listing id</td><td>503 <code>upstream_unavailable</code>, 0 credits</td></tr>
+<tr><td><code>sandbox:format-changed</code></td><td>search <code>location</code>, price-compare <code>name</code> or <code>googleHotelId</code>, or any listing id</td><td>the platform answers in a format the service cannot read: that leg is <code>failed</code> with <code>error: upstream_format_changed</code>; when it is the only leg, 502 <code>upstream_format_error</code> (not retryable), 0 credits</td></tr>
 <tr><td><code>sandbox-missing</code></td><td>any listing id, <code>googleHotelId</code> or <code>name</code></td><td>404 <code>listing_not_found</code></td></tr>
 <tr><td>an unknown place</td><td>search <code>location</code></td><td>200 with no items and a <code>no_results</code> warning</td></tr></table>
 <h2>Endpoints</h2>${ops.join('\n')}

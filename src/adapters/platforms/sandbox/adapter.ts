@@ -1,6 +1,6 @@
 import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
 import { adapterSet } from '../registry.js';
-import { LegFailure, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
+import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
 import { calendar } from './calendar.js';
 import { resolvePlace } from './gazetteer.js';
 import { isSandboxPlatform, placeListing, type SandboxPlatform } from './ids.js';
@@ -15,7 +15,7 @@ import { stayPrice } from './stay-price.js';
  * `sandbox:async` (search location, price-compare name) is projected slow, so it answers 202 and
  * its job completes in a couple of seconds with the data of the sandbox's first city.
  */
-export const SANDBOX_TRIGGERS = { partial: 'sandbox:partial', unavailable: 'sandbox:unavailable', missing: 'sandbox-missing', async: 'sandbox:async' } as const;
+export const SANDBOX_TRIGGERS = { partial: 'sandbox:partial', unavailable: 'sandbox:unavailable', formatChanged: 'sandbox:format-changed', missing: 'sandbox-missing', async: 'sandbox:async' } as const;
 const PARTIAL_CITY = 0;
 /** `sandbox:async` is projected past any threshold, and when run as a job takes this long. */
 export const SANDBOX_ASYNC_PROJECTION_MS = 20_000;
@@ -36,6 +36,7 @@ function asksForAsync(op: Operation, req: unknown): boolean {
 
 function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
   if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
+  if (value === SANDBOX_TRIGGERS.formatChanged) throw new UpstreamFormatError(`${platform} answered in an unknown format (sandbox trigger)`);
 }
 
 function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform, id: string) => SandboxListing): PlatformAdapter {
