@@ -2,9 +2,11 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplayServer } from '../../src/replay/server.js';
+import type { AppRouter } from '../../src/router/app-router.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
 
@@ -138,5 +140,14 @@ describe('an answer in an unknown format', () => {
     expect(res.status).toBe(200);
     expect(await metrics()).toBe(before);
     expect(lines.filter((l) => l.includes('unknown format'))).toEqual([]);
+  });
+
+  it('answers the same 502 on the tRPC face', async () => {
+    const { key } = await app.newKey('sandbox');
+    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: `Bearer ${key}` } })] });
+    const err = await trpc.listing.query({ platform: 'booking', id: 'sandbox:format-changed' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TRPCClientError);
+    const data = (err as TRPCClientError<AppRouter>).data as unknown as { httpStatus: number; apiError: { error: { code: string; retryable: boolean } } };
+    expect({ status: data.httpStatus, ...data.apiError.error }).toMatchObject({ status: 502, code: 'upstream_format_error', retryable: false });
   });
 });
