@@ -101,6 +101,10 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         halfOpenAfterMs: config.breakerHalfOpenMs,
       },
       () => clock.now().getTime(),
+      (platform, state, window) => {
+        if (state === 'open') log.warn({ platform, ...window }, 'circuit breaker opened: the platform is failing; its legs fail at once until a probe succeeds');
+        else log.info({ platform }, 'circuit breaker closed: a probe succeeded');
+      },
     ),
     async ready() {
       try {

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
@@ -12,10 +13,11 @@ import { fakePlatforms, type FakePlatforms, type LegMode } from '../support/fake
 let app: TestApp;
 let fake: FakePlatforms;
 let serial = 0;
+const lines: string[] = [];
 
 beforeAll(async () => {
   fake = fakePlatforms();
-  app = await startTestApp({ platforms: { live: fake.adapters }, config: { legDeadlineMs: 400, breakerHalfOpenMs: 300 } });
+  app = await startTestApp({ log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }), platforms: { live: fake.adapters }, config: { legDeadlineMs: 400, breakerHalfOpenMs: 300 } });
 });
 beforeEach(() => fake.reset());
 afterAll(() => app.close());
@@ -61,6 +63,10 @@ describe('live circuit breakers', () => {
     expect(refused).not.toBeNull();
     expect(refused!.status).toBe(503);
     expect(JSON.parse(refused!.body).error.message).toContain('circuit_open');
+    const opened = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.msg).startsWith('circuit breaker opened'));
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ level: 40, platform: 'booking', accounts: 3 });
+    expect(opened[0]!.faults as number).toBeGreaterThanOrEqual((opened[0]!.calls as number) / 2);
   });
 
   it('let one probe through after the half-open delay, and close when it succeeds', async () => {

@@ -8,6 +8,9 @@ export interface BreakerOptions extends FaultWindowOptions {
   halfOpenAfterMs: number;
 }
 
+/** Told when a platform's breaker opens or closes, with the window's figures at that moment. */
+export type BreakerObserver = (platform: Platform, state: 'open' | 'closed', window: { calls: number; faults: number; accounts: number }) => void;
+
 /** Runs live legs through their platform's breaker, on behalf of an account. */
 export interface PlatformBreakers {
   run<T>(platform: Platform, accountId: string, leg: () => Promise<T>): Promise<T>;
@@ -45,13 +48,16 @@ class WindowBreaker implements IBreaker {
  * probe (the others wait for it) and its outcome closes or reopens the breaker. "Not found" and
  * answers the parser cannot read are answers, not faults: they never count.
  */
-export function createPlatformBreakers(options: BreakerOptions, nowMs: () => number): PlatformBreakers {
+export function createPlatformBreakers(options: BreakerOptions, nowMs: () => number, onChange?: BreakerObserver): PlatformBreakers {
   const breakers = new Map<Platform, { policy: CircuitBreakerPolicy; window: FaultWindow }>();
   const breakerOf = (platform: Platform) => {
     let entry = breakers.get(platform);
     if (!entry) {
       const window = new FaultWindow(options, nowMs);
       const policy = circuitBreaker(handleWhen(isPlatformFault), { halfOpenAfter: options.halfOpenAfterMs, breaker: new WindowBreaker(window) });
+      // Told before the window is cleared, so the evidence that opened it is still there.
+      policy.onBreak(() => onChange?.(platform, 'open', window.totals()));
+      policy.onReset(() => onChange?.(platform, 'closed', window.totals()));
       entry = { policy, window };
       breakers.set(platform, entry);
     }
