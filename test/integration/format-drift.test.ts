@@ -21,6 +21,7 @@ import { expectError } from '../support/common-rules.js';
 let app: TestApp;
 let replay: ReturnType<typeof createReplayServer>;
 let fixtures = '';
+let replayUrl = '';
 const lines: string[] = [];
 
 const LISTING_FILE = 'airbnb/api/v3/StaysPdpSections/StaysPdpSections/U3RheUxpc3Rpbmc6OTEwMDAwMDAx.json';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   await writeFile(vrbo, JSON.stringify(serp));
   replay = createReplayServer(fixtures);
   await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
   app = await startTestApp({
     log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
     config: {
@@ -149,5 +150,22 @@ describe('an answer in an unknown format', () => {
     expect(err).toBeInstanceOf(TRPCClientError);
     const data = (err as TRPCClientError<AppRouter>).data as unknown as { httpStatus: number; apiError: { error: { code: string; retryable: boolean } } };
     expect({ status: data.httpStatus, ...data.apiError.error }).toMatchObject({ status: 502, code: 'upstream_format_error', retryable: false });
+  });
+
+  it('unlike 5xx answers, which do count: from two accounts they open the breaker', async () => {
+    const keys = [(await app.newKey('live', { plan: 'scale', credits: 100 })).key, (await app.newKey('live', { plan: 'scale', credits: 100 })).key];
+    await fetch(`${replayUrl}/__replay`, { method: 'POST', body: JSON.stringify({ platform: 'vrbo', errorRate: 1 }) });
+    try {
+      const errors: string[] = [];
+      for (let i = 0; i < 30 && !errors.includes('circuit_open'); i++) {
+        const res = await app.get(`/v1/search?location=Lisbon&platforms=airbnb,vrbo&adults=${1 + (i % 6)}&rooms=${1 + (i % 3)}&limit=${1 + i}`, keys[i % 2]);
+        const body = (await res.json()) as { meta: { platformResults: Leg[] } };
+        errors.push(body.meta.platformResults.find((r) => r.platform === 'vrbo')!.error ?? 'none');
+      }
+      expect(errors[0]).toBe('upstream_error');
+      expect(errors).toContain('circuit_open');
+    } finally {
+      await fetch(`${replayUrl}/__replay`, { method: 'DELETE' });
+    }
   });
 });
