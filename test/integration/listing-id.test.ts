@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplayServer } from '../../src/replay/server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -110,5 +112,18 @@ describe('malformed listing ids', () => {
     const body = (await res.json()) as { meta: { platformResults: { status: string }[] } };
     expect({ status: res.status, legs: body.meta.platformResults.map((r) => r.status) }).toEqual({ status: 200, legs: ['ok'] });
     expect(await balanceOf(accountId)).toBe(7);
+  });
+
+  it('get the same 400 as an MCP tool error', async () => {
+    const { key } = await app.newKey('sandbox');
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    try {
+      const result = (await client.callTool({ name: 'get_reviews', arguments: { platform: 'airbnb', listingId: 'rooms-1' } })) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(result.content[0]!.text).error).toMatchObject({ code: 'invalid_listing_id', param: 'listingId', retryable: false });
+    } finally {
+      await client.close();
+    }
   });
 });
