@@ -93,6 +93,22 @@ describe('live keys against the replay upstream', () => {
     expect(await balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);
   });
 
+  it('does not bill a window the platform returned none of the days of, and bills a partly covered one', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    // The recorded calendar covers June and July 2027 only.
+    const none = await ok('/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-09-01&endDate=2027-09-07', key);
+    expect(none.data[0].dates).toEqual([]);
+    expect(none.meta.warnings.map((w) => w.code)).toContain('availability_incomplete');
+    expect(none.meta.platformResults.map((r) => [r.status, r.count, r.creditsCharged])).toEqual([['empty', 0, 0]]);
+    expect(none.meta.creditsCharged).toBe(0);
+
+    const part = await ok('/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-07-28&endDate=2027-08-03', key);
+    expect(part.data[0].dates).toHaveLength(4);
+    expect(part.meta.warnings.map((w) => w.code)).toContain('availability_incomplete');
+    expect(part.meta.creditsCharged).toBe(3);
+    expect(await balanceOf(accountId)).toBe(97);
+  });
+
   it('is partial when one platform fails or is blocked, and charges only the good legs', async () => {
     const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
     await setFaults({ platform: 'vrbo', errorRate: 1 });

@@ -47,7 +47,8 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
       operation: 'availability' as const,
       expectedMs: adapter.expectedMs?.('availability', { listingId, startDate, endDate }),
       run: (signal) => adapter.availability!({ listingId, startDate, endDate }, signal),
-      count: (v) => (v ? 1 : 0),
+      // A window whose answer covers none of the requested days is `empty`: free (spec: empty calls cost 0).
+      count: (v) => (v && v.value.length > 0 ? 1 : 0),
       cache: slot(env, 'availability', { platform, listingId, startDate, endDate }),
     })),
     env,
@@ -56,6 +57,7 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
 
   const items: AvailabilityItem[] = [];
   const warnings: Warning[] = [];
+  let covered = 0;
   legs.forEach((leg, i) => {
     warnings.push(...leg.warnings);
     const listingId = listingIds[i]!;
@@ -66,18 +68,20 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
     }
     warnings.push(...leg.value.warnings);
     const dates = params.onlyAvailable ? leg.value.value.filter(isBookable) : leg.value.value;
+    // Billed on what the platform covered, not on what onlyAvailable kept.
+    if (leg.value.value.length > 0) covered++;
     items.push({ platform, listingId, dates });
   });
   const anyFailed = legs.some((l) => isFailed(l.status));
   if (items.length === 0 && !anyFailed) throw listingNotFound(platform, listingIds.join(','), listingIds.length > 1 ? 'listingIds' : 'listingId');
   if (items.length === 0) warnings.push(noResults('listings'));
 
-  const status: LegStatus = items.length > 0 ? 'ok' : legs.find((l) => isFailed(l.status))!.status;
+  const status: LegStatus = covered > 0 ? 'ok' : items.length > 0 ? 'empty' : legs.find((l) => isFailed(l.status))!.status;
   return {
     operation: 'availability',
     data: items,
     platforms: [platform],
-    legs: [{ platform, status, count: items.length, cached: legs.every((l) => l.cached), days }],
+    legs: [{ platform, status, count: covered, cached: legs.every((l) => l.cached), days }],
     warnings,
     pagination: null,
     currency: 'USD',
