@@ -9,7 +9,7 @@ export const Review = z
     rating: z.number().nullable(),
     ratingScale: z.union([z.literal(5), z.literal(10)]),
     title: z.string().nullable().describe('null on platforms whose reviews have no title (airbnb, google).'),
-    text: z.string(),
+    text: z.string().nullable().describe('The review text; null when the review has none (a rating-only review) or the platform sent none.'),
     author: z.string().nullable(),
     date: IsoDate,
     tripType: z.string().nullable(),

@@ -26,6 +26,12 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+/** Review text: null when the payload carries none (or only markup), never an empty string. */
+function textOf(html: string | null): string | null {
+  const text = html === null ? '' : htmlToText(html);
+  return text === '' ? null : text;
+}
+
 /** "en", "zh-TW", "pt_BR" → ISO-639-1 ("en", "zh", "pt"); null when it is not a language code. */
 function language(value: unknown): string | null {
   const m = /^([a-z]{2})(?:[-_][A-Za-z0-9]+)?$/.exec(str(value) ?? '');
@@ -58,7 +64,7 @@ export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarni
       rating: rating !== null && rating >= 1 && rating <= 5 ? rating : w.missing('rating', 'a review has no 1-5 rating'),
       ratingScale: 5,
       title: null,
-      text: htmlToText(str(dig(r, 'comments')) ?? ''),
+      text: textOf(str(dig(r, 'comments'))),
       author: str(dig(r, 'reviewer', 'firstName')),
       date,
       tripType: null,

@@ -69,7 +69,8 @@ export function parseReviewCard(card: unknown, listingId: string, w: FieldWarnin
     ratingScale: RATING_SCALE.booking,
     // Titles are optional on Booking.com: null is the guest writing none.
     title: str(dig(text, 'title')),
-    text: [liked, disliked].filter((t): t is string => t !== null).join('\n'),
+    // A score-only card has neither part: its text is null, not "".
+    text: liked === null && disliked === null ? null : [liked, disliked].filter((t): t is string => t !== null).join('\n'),
     author: anonymous ? null : str(dig(card, 'guestDetails', 'username')),
     date,
     tripType: tripType ?? null,

@@ -46,8 +46,8 @@ export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPag
       rating: rating !== null && rating >= 1 && rating <= 5 ? rating : w.missing('rating'),
       ratingScale: RATING_SCALE[PLATFORM],
       title: null,
-      // A rating-only Google review has no text at all; an empty string is what it says.
-      text: str(dig(r, 'snippet')) ?? str(dig(r, 'extracted_snippet', 'original')) ?? '',
+      // A rating-only Google review has no text at all: null, not "".
+      text: str(dig(r, 'snippet')) ?? str(dig(r, 'extracted_snippet', 'original')),
       author: str(dig(r, 'user', 'name')) ?? w.missing('author'),
       date,
       tripType: str(dig(r, 'details', 'trip_type')),
