@@ -88,6 +88,11 @@ describe('live keys against the replay upstream', () => {
     const compare = await ok('/v1/price-compare?googleHotelId=ChkIfx1AzulejoTeste0001EAE&checkIn=2031-06-10&checkOut=2031-06-13', key);
     expect(compare.data.offers.length).toBeGreaterThan(1);
     expect(compare.data.min).toBe(Math.min(...compare.data.offers.map((o: { totalPrice: number }) => o.totalPrice)));
+    // Min and median over the all-in offers; the one OTA that does not say is listed apart.
+    expect(compare.data).toMatchObject({ basis: 'all_in', min: 598, median: 600 });
+    expect(compare.data.offers.every((o: { basis: string }) => o.basis === 'all_in')).toBe(true);
+    expect(compare.data.otherOffers).toEqual([expect.objectContaining({ ota: 'Exemplo Travel', totalPrice: 605, basis: 'unknown' })]);
+    expect(compare.meta.warnings.map((w) => w.code)).toContain('offers_basis_mixed');
     expect(compare.meta.creditsCharged).toBe(5);
 
     expect(await balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);

@@ -227,7 +227,7 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     const stay = { checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 1, childAges: [6] } };
     const res = await adapter.price!({ listingId: '4400101', currency: 'USD', ...stay }, signal);
     expect(res!.value).toEqual({
-      platform: 'booking', listingId: '4400101', checkIn: '2027-06-10', checkOut: '2027-06-14', currency: 'USD', nightlyPrice: 103.13, totalPrice: 416, nights: 4,
+      platform: 'booking', listingId: '4400101', checkIn: '2027-06-10', checkOut: '2027-06-14', currency: 'USD', basis: 'all_in', nightlyPrice: 103.13, totalPrice: 416, nights: 4,
       fees: { cleaning: null, service: null, taxes: 3.5 }, occupancy: stay.occupancy, source: 'booking', url: 'https://www.booking.com/hotel/mt/harbour-lantern-suites.html',
     });
     expect(bodies()[0]!.variables.input).toMatchObject({ location: { destType: 'HOTEL', destId: 4400101 }, nbChildren: 1, childrenAges: [6], dates: { checkin: '2027-06-10' } });

@@ -20,13 +20,19 @@ export const SearchFields = z.object({
   propertyType: csv(PropertyType).optional(),
   amenities: csv(Amenity).optional(),
   minBedrooms: qInt(z.number().int().min(0).max(20)).optional(),
-  priceMin: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
-  priceMax: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
+  priceMin: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
+  priceMax: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
   platforms: csv(PlatformParam, 1).optional().describe('Default: every platform that serves search.'),
   limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default),
   cursor: optionalText(2048),
-  sort: z.enum(SEARCH_SORTS).default('recommended'),
+  sort: z
+    .enum(SEARCH_SORTS)
+    .default('recommended')
+    .describe(
+      'price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown); ' +
+        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. Needs dates for the price sorts.',
+    ),
   currency: Currency.default('USD'),
 });
 

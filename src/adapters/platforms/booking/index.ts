@@ -98,9 +98,9 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
         const stay = stayPriceOf(item, nights, req.currency, w);
         if (!stay) throw new LegFailure('failed', `booking has no price for listing ${req.listingId}: ${w.list.map((x) => x.message).join('; ')}`);
         const url = pageUrl(str(dig(item, 'basicPropertyData', 'location', 'countryCode')), str(dig(item, 'basicPropertyData', 'pageName'))) ?? hotelSearchUrl(String(hotelId));
-        const { currency, nightlyPrice, totalPrice, fees } = stay;
+        const { currency, basis, nightlyPrice, totalPrice, fees } = stay;
         return {
-          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: 'booking', url },
+          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: 'booking', url },
           warnings: w.list,
         };
       }),

@@ -77,6 +77,9 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
   const accommodation = roundToMinor(display.amount, currency);
   return {
     currency,
+    // The display price plus every charge it excludes is what the guest pays: all-in. Without
+    // the list of excluded charges, what is on top is not stated.
+    basis: Array.isArray(charges) ? 'all_in' : 'unknown',
     nightlyPrice: roundToMinor(accommodation / nights, currency),
     totalPrice: roundToMinor(accommodation + extra, currency),
     nights,

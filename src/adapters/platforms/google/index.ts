@@ -108,8 +108,8 @@ export function createGoogleAdapter(client: UpstreamClient, options: GoogleAdapt
       try {
         const quote = parsePrice(json, { listingId: req.listingId, currency: req.currency, ...req.stay });
         if (quote === null) return listing;
-        const { currency, nightlyPrice, totalPrice, nights, fees } = quote.value;
-        return { value: { ...listing.value, price: { currency, nightlyPrice, totalPrice, nights, fees } }, warnings: [...listing.warnings, ...quote.warnings] };
+        const { currency, basis, nightlyPrice, totalPrice, nights, fees } = quote.value;
+        return { value: { ...listing.value, price: { currency, basis, nightlyPrice, totalPrice, nights, fees } }, warnings: [...listing.warnings, ...quote.warnings] };
       } catch (err) {
         if (!(err instanceof LegFailure)) throw err;
         return { value: listing.value, warnings: [...listing.warnings, { code: 'price_unavailable', message: err.message, platform: PLATFORM }] };

@@ -1,4 +1,5 @@
 import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
+import { basisWarning } from '../../../domain/price-basis.js';
 import { adapterSet } from '../registry.js';
 import { LegFailure, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
 import { calendar } from './calendar.js';
@@ -65,17 +66,19 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       if (missing(req.listingId)) return null;
       const listing = listingAt(platform, req.listingId);
       const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
-      return { value: { ...listing.property, price }, warnings: [] };
+      const warning = price && basisWarning(price.basis, platform, `listing ${req.listingId}`);
+      return { value: { ...listing.property, price }, warnings: warning ? [warning] : [] };
     },
     async price(req) {
       failIfUnavailable(platform, req.listingId);
       if (missing(req.listingId)) return null;
       const listing = listingAt(platform, req.listingId);
       const quote = stayPrice(platform, listing, req, req.currency);
-      const { nightlyPrice, totalPrice, nights, fees, currency } = quote;
+      const { basis, nightlyPrice, totalPrice, nights, fees, currency } = quote;
+      const warning = basisWarning(basis, platform, `listing ${req.listingId}`);
       return {
-        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
-        warnings: [],
+        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
+        warnings: warning ? [warning] : [],
       };
     },
     async availability(req) {
