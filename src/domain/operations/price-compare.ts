@@ -37,7 +37,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       expectedMs: adapter.expectedMs?.('priceCompare', params),
       run: (signal) => adapter.priceCompare!(params, signal),
       count: (v) => v?.value.offers.length ?? 0,
-      cache: slot(env, 'priceCompare', params),
+      cache: adapter.cacheable?.('priceCompare', params) === false ? undefined : slot(env, 'priceCompare', params),
     },
     env,
   );

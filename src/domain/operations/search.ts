@@ -37,7 +37,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
         expectedMs: adapter.expectedMs?.('search', req),
         run: (signal) => adapter.search!(req, signal),
         count: (v) => v.items.length,
-        cache: slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
+        cache: adapter.cacheable?.('search', req) === false ? undefined : slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
       };
     }),
     env,

@@ -4,7 +4,7 @@ import { Property, PropertyType, Amenity } from '../../domain/model/property.js'
 import { envelope } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, PlatformParam } from './common-input.js';
 import { csv, optionalText, qInt, qNum, text } from './query.js';
-import { checkChildren, checkStay, fail } from './rules.js';
+import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -39,6 +39,7 @@ export const SearchFields = z.object({
 export const SearchInput = SearchFields.superRefine((v, ctx) => {
   checkStay(ctx, v, false);
   checkChildren(ctx, v);
+  checkCoordinates(ctx, 'location', v.location);
   if (v.priceMin !== undefined && v.priceMax !== undefined && v.priceMax < v.priceMin) {
     fail(ctx, 'priceMax', 'priceMax must be at least priceMin.');
   }

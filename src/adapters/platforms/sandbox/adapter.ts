@@ -35,6 +35,21 @@ function asksForAsync(op: Operation, req: unknown): boolean {
   return false;
 }
 
+const TRIGGER_VALUES: ReadonlySet<string> = new Set(Object.values(SANDBOX_TRIGGERS));
+
+/**
+ * Trigger calls are never cached: each must walk its path (202 and a job, a failed leg) every
+ * time, and a cached answer would turn `sandbox:async` into a plain 200 once a job completed.
+ */
+function isTriggerCall(op: Operation, req: unknown): boolean {
+  if (op === 'search') return TRIGGER_VALUES.has((req as SearchLegRequest).query.location);
+  if (op === 'priceCompare') {
+    const r = req as PriceCompareRequest;
+    return [r.name, r.googleHotelId].some((v) => v !== null && TRIGGER_VALUES.has(v));
+  }
+  return false;
+}
+
 function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
   if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
 }
@@ -46,6 +61,7 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
     platform,
     operations,
     expectedMs: (op, req) => (asksForAsync(op, req) ? SANDBOX_ASYNC_PROJECTION_MS : undefined),
+    cacheable: (op, req) => !isTriggerCall(op, req),
     async search(req, signal) {
       const { location, platforms } = req.query;
       failIfUnavailable(platform, location);
