@@ -41,7 +41,8 @@ describe.skipIf(!existsSync(SAMPLES))('booking parsers on the recorded samples',
       url: 'https://www.booking.com/hotel/mt/central-suites.html',
       propertyType: 'apartment',
       location: { lat: null, lng: null, city: 'Qawra', region: null, country: 'MT' },
-      starRating: 3,
+      // Its 3 are Booking.com's quality tiles for apartments (symbol TILES), not hotel stars.
+      starRating: null,
       guestRating: 8.7,
       ratingScale: 10,
       reviewCount: 424,
@@ -128,11 +129,12 @@ describe.skipIf(!existsSync(SAMPLES))('booking parsers on the recorded samples',
       date: '2025-12-14',
       tripType: 'family',
       language: null,
+      locale: null,
       ownerResponse: 'Placeholder reply text.',
       liked: 'Placeholder positiveText text.',
       disliked: 'Placeholder negativeText text.',
     });
-    expect(reviews[1]).toMatchObject({ reviewId: '9ea9077eef53bd14', liked: null, disliked: 'Placeholder negativeText text.', language: 'en', tripType: 'couple', ownerResponse: null });
+    expect(reviews[1]).toMatchObject({ reviewId: '9ea9077eef53bd14', liked: null, disliked: 'Placeholder negativeText text.', language: 'en', locale: 'en', tripType: 'couple', ownerResponse: null });
     expect(reviews[3]).toMatchObject({ reviewId: '6404ebdf6153ebd4', title: 'Placeholder title text.', tripType: 'solo', date: '2025-12-03' });
     expect(reviews.filter((r) => r?.language === null)).toHaveLength(3);
     expect(reviews.filter((r) => r?.ownerResponse !== null)).toHaveLength(24);
@@ -151,7 +153,7 @@ describe('booking parsers on the project fixtures', () => {
       name: 'Harbour Lantern Suites',
       url: 'https://www.booking.com/hotel/mt/harbour-lantern-suites.html',
       propertyType: 'apartment',
-      starRating: 4,
+      starRating: null, // 4 tiles, not stars
       guestRating: 8.9,
       reviewCount: 312,
       location: { city: 'Valletta', country: 'MT' },

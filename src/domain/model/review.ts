@@ -14,6 +14,10 @@ export const Review = z
     date: IsoDate,
     tripType: z.string().nullable(),
     language: z.string().nullable().describe('ISO-639-1; null when the platform does not know it.'),
+    locale: z
+      .string()
+      .nullable()
+      .describe('The full BCP 47 tag the platform states ("zh-TW", "en-GB", or just "fr"); `language` is its ISO 639-1 part. null when the platform states none.'),
     ownerResponse: z.string().nullable(),
     liked: z.string().nullable(),
     disliked: z.string().nullable(),

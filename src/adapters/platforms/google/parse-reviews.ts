@@ -53,6 +53,7 @@ export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPag
       tripType: str(dig(r, 'details', 'trip_type')),
       // Maps reviews carry no language (and hl may translate them): unknown, not assumed.
       language: null,
+      locale: null,
       ownerResponse: str(dig(r, 'response', 'snippet')),
       liked: null,
       disliked: null,
