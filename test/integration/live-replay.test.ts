@@ -98,6 +98,15 @@ describe('live keys against the replay upstream', () => {
     expect(await balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);
   });
 
+  it('serves a booking listing from its hotel page JSON-LD, by hotel id or page URL, with the stay price embedded', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const listing = await ok('/v1/listing/booking/4400101', key);
+    expect(listing.data).toMatchObject({ id: 'stays_booking_4400101', name: 'Harbour Lantern Suites', location: { lat: 35.8977, lng: 14.5125, country: 'MT' }, guestRating: 8.9, price: null });
+    expect(listing.meta.creditsCharged).toBe(1);
+    const byUrl = await ok(`/v1/listing/booking/${encodeURIComponent('https://www.booking.com/hotel/mt/harbour-lantern-suites.html')}?checkIn=2027-06-10&checkOut=2027-06-14`, key);
+    expect(byUrl.data).toMatchObject({ platformListingId: 'mt/harbour-lantern-suites', name: 'Harbour Lantern Suites', price: { basis: 'all_in', totalPrice: 416 } });
+  });
+
   it('does not bill a window the platform returned none of the days of, and bills a partly covered one', async () => {
     const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
     // The recorded calendar covers June and July 2027 only.

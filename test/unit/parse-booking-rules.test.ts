@@ -107,10 +107,9 @@ describe('booking rules', () => {
 });
 
 describe('booking adapter against the fixtures (no HTTP)', () => {
-  it('declares search, availability, reviews and price; not listing', () => {
+  it('declares search, availability, reviews, price and listing (from the hotel page JSON-LD)', () => {
     const { adapter } = fakeBooking();
-    expect([...adapter.operations].sort()).toEqual(['availability', 'price', 'reviews', 'search']);
-    expect(adapter.listing).toBeUndefined();
+    expect([...adapter.operations].sort()).toEqual(['availability', 'listing', 'price', 'reviews', 'search']);
   });
 
   it('search: the platform order and paging, with the request in Booking.com form', async () => {
