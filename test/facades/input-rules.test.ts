@@ -44,4 +44,11 @@ describe('input rules', () => {
     expect(upper.data.every((r) => r.language === 'en')).toBe(true);
     expect((await expectError(await app.get('/v1/reviews?platform=booking&listingId=4000101&language=eng', key), 400, 'invalid_request')).param).toBe('language');
   });
+
+  it('google reviews take a Maps place id in the sandbox as live; a Hotels property token is a 400 naming listingId', async () => {
+    expect((await app.get('/v1/reviews?platform=google&listingId=ChIJCQgB_SjBvzsRTNqpJU5Xifc', key)).status).toBe(200);
+    const err = await expectError(await app.get('/v1/reviews?platform=google&listingId=ChkIqafB4ez8rtLKARoML2cvMXE2cWJiYjhiEAE', key), 400, 'invalid_request');
+    expect(err.param).toBe('listingId');
+    expect(err.message).toMatch(/place id/);
+  });
 });

@@ -107,6 +107,17 @@ describe('live keys against the replay upstream', () => {
     expect(byUrl.data).toMatchObject({ platformListingId: 'mt/harbour-lantern-suites', name: 'Harbour Lantern Suites', price: { basis: 'all_in', totalPrice: 416 } });
   });
 
+  it('serves google reviews from Google Maps by place id; a Hotels property token is a 400 naming listingId', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const reviews = await ok('/v1/reviews?platform=google&listingId=ChIJfx1AzulejoTeste0001&limit=4', key);
+    expect(reviews.data.map((r: { rating: number }) => r.rating)).toEqual([5, 4, 3, 5]);
+    expect(reviews.data[2].text).toBeNull();
+    expect(reviews.meta.creditsCharged).toBe(2);
+    const err = await expectError(await app.get('/v1/reviews?platform=google&listingId=ChkIfx1AzulejoTeste0001EAE', key), 400, 'invalid_request');
+    expect(err.param).toBe('listingId');
+    expect(await balanceOf(accountId)).toBe(98);
+  });
+
   it('does not bill a window the platform returned none of the days of, and bills a partly covered one', async () => {
     const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
     // The recorded calendar covers June and July 2027 only.

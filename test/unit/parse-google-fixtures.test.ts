@@ -91,8 +91,8 @@ describe('google rules', () => {
 });
 
 describe('google adapter on the project fixtures', () => {
-  it('declares search, listing, price and priceCompare only; needs an API key', () => {
-    expect([...setup().adapter.operations].sort()).toEqual(['listing', 'price', 'priceCompare', 'search']);
+  it('declares search, listing, price, priceCompare and reviews (Maps); needs an API key', () => {
+    expect([...setup().adapter.operations].sort()).toEqual(['listing', 'price', 'priceCompare', 'reviews', 'search']);
     expect(() => createGoogleAdapter(fixtureClient(), { apiKey: ' ' })).toThrow(/apiKey/);
   });
 

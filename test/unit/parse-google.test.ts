@@ -152,7 +152,7 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels property details sample (Mi
   });
 });
 
-describe.skipIf(!existsSync(SAMPLES))('google_maps_reviews sample (parser only: reviews are not declared)', () => {
+describe.skipIf(!existsSync(SAMPLES))('google_maps_reviews sample (the live google reviews format)', () => {
   it('maps each review; owner replies, trip types and the next page token are kept', () => {
     const page = parseMapsReviews(load(MAPS_REVIEWS), 'ChIJCQgB_SjBvzsRTNqpJU5Xifc');
     expect(page.reviews).toHaveLength(7);

@@ -1,4 +1,6 @@
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { ServiceError } from '../errors.js';
+import { listingIdProblem } from '../listing-ids.js';
 import { runLeg } from '../fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
@@ -18,6 +20,8 @@ export interface ReviewsParams {
 /** spec 4.7: normalised reviews of one listing, paginated by an opaque cursor bound to the query. */
 export async function getReviews(env: OperationEnv, params: ReviewsParams): Promise<OperationResult<Review[]>> {
   const adapter = adapterFor(env, 'reviews', params.platform);
+  const problem = listingIdProblem(params.platform, 'reviews', params.listingId);
+  if (problem !== null) throw new ServiceError('invalid_request', problem, { param: 'listingId' });
   const { limit, cursor, ...bound } = params;
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
