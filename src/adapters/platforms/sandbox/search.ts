@@ -46,6 +46,10 @@ export function searchCity(
     warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb amenity filters are applied after retrieval, so pages may hold fewer items.', platform });
   }
   const page = items.slice(req.offset, req.offset + req.count);
+  // Booking homes carry tiles, not stars, live: their starRating is null and the leg says so.
+  if (platform === 'booking' && page.some((p) => p.propertyType !== 'hotel')) {
+    warnings.push({ code: 'rating_not_stars', message: "booking: homes and apartments carry Booking.com's quality tiles, not hotel stars; their starRating is null.", platform });
+  }
   // One warning per basis other than all-in on this page, as a live leg gives once per answer.
   for (const basis of new Set(page.map((p) => p.price?.basis))) {
     const warning = basis && basisWarning(basis, platform, 'some prices on this page');
