@@ -59,4 +59,12 @@ describe('price basis over REST (sandbox)', () => {
     }
     expect(mixed).toBeGreaterThan(0);
   });
+
+  it('the OpenAPI document carries the rule: the basis enum and what each figure means', async () => {
+    const doc = await (await app.get('/v1/openapi.json', key)).text();
+    expect(doc).toContain('before_taxes');
+    expect(doc).toMatch(/taxes_not_included/);
+    expect(doc).toMatch(/price_basis_mixed/);
+    expect(doc).toMatch(/otherOffers/);
+  });
 });

@@ -155,6 +155,24 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     expect(res.warnings.find((x) => x.code === 'results_truncated')?.message).toMatch(/first 40 of 60/);
   });
 
+  it('search: short pages are followed while the total says more exist (issue 13: paging trusts the total)', async () => {
+    const base = fixture('FullSearch').data.searchQueries.search.results[1];
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...base, basicPropertyData: { ...base.basicPropertyData, id: 6000 + i } }));
+    // The platform sends at most 12 per page whatever is asked, and says 30 exist.
+    const search = (input: { pagination: { offset: number; rowsPerPage: number } }) => ({
+      data: { searchQueries: { search: { pagination: { nbResultsTotal: 30 }, results: many.slice(input.pagination.offset, input.pagination.offset + Math.min(12, input.pagination.rowsPerPage)) } } },
+    });
+    const { client, calls } = fakeBooking({ search });
+    const adapter = createBookingAdapter(client, { searchPageSize: 20, maxSearchScan: 100 });
+    const res = await adapter.search!({ query: query({ minGuestRating: 1 }), offset: 0, count: 100 }, signal);
+    expect(res.items).toHaveLength(30);
+    expect(calls).toHaveLength(3);
+    expect(res.warnings.map((x) => x.code)).not.toContain('results_truncated');
+    const plain = await adapter.search!({ query: query(), offset: 0, count: 20 }, signal);
+    expect(plain.items).toHaveLength(12);
+    expect(plain.hasMore).toBe(true);
+  });
+
   it('availability: a hotel id is resolved to its page, days are sorted and windowed', async () => {
     const { adapter, bodies } = fakeBooking();
     const res = await adapter.availability!({ listingId: '4400101', startDate: '2027-06-04', endDate: '2027-06-08' }, signal);
