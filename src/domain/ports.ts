@@ -17,6 +17,8 @@ export interface PlatformAdapter {
   readonly operations: ReadonlySet<Operation>;
   /** How long this call is expected to take (ms), when the adapter knows better than recent latency. */
   expectedMs?(op: Operation, req: unknown): number | undefined;
+  /** false: this call's answer must not be cached (the sandbox's trigger values); absent: cacheable. */
+  cacheable?(op: Operation, req: unknown): boolean;
   search?(req: SearchLegRequest, signal: AbortSignal): Promise<SearchLegResult>;
   listing?(req: ListingRequest, signal: AbortSignal): Promise<Adapted<Property> | null>;
   price?(req: PriceRequest, signal: AbortSignal): Promise<Adapted<Price> | null>;

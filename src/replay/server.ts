@@ -119,10 +119,12 @@ export function createReplayServer(dir: string, initial: Partial<Faults> = {}): 
     const operation = operationOf(url, body);
     const base = path.join(root, ...segments, ...(operation ? [operation.replace(/[^A-Za-z0-9_.-]/g, '_')] : []));
     const key = requestKey(url, body);
-    const candidates = [...(key ? [path.join(base, `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`)] : []), `${base}.json`];
+    // A recorded web page (a path ending in .html) is served as the page itself.
+    const page = base.endsWith('.html');
+    const candidates = page ? [base] : [...(key ? [path.join(base, `${key.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`)] : []), `${base}.json`];
     const payload = await firstExisting(candidates.filter((c) => c.startsWith(root)));
     if (payload === null) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no recording"}');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(payload);
+    res.writeHead(200, { 'content-type': page ? 'text/html; charset=utf-8' : 'application/json' }).end(payload);
   });
   server.on('close', () => hung.forEach((r) => r.destroy()));
   return Object.assign(server, { faults });

@@ -62,6 +62,11 @@ describe('sandbox:async', () => {
     expect(final.meta).toMatchObject({ creditsCharged: 0, currency: 'USD', platforms: ['airbnb', 'booking'] });
     expect(final.meta.platformResults).toHaveLength(2);
     expect(final.meta.requestId).not.toBe(accepted.meta.requestId);
+
+    // Trigger calls are never cached: once the job is done, the same call is a new 202 and job.
+    const after = await app.get('/v1/search?location=sandbox:async&platforms=airbnb,booking', key);
+    expect(after.status).toBe(202);
+    expect(((await after.json()) as Poll).data.jobId).not.toBe(accepted.data.jobId);
   });
 
   it('is only reachable by its owner', async () => {

@@ -93,7 +93,7 @@ describe('airbnb rules', () => {
       { items: [{ __typename: 'HighlightExplanationLineItem', description: 'Total', priceString: '5.038,00 €' }] },
     ] } };
     expect(parseDisplayPrice(sdp, { currency: 'EUR', nights: 4 }, new FieldWarnings('airbnb'), 'x')).toEqual({
-      currency: 'EUR', nightlyPrice: 1234.5, totalPrice: 5038, nights: 4, fees: { cleaning: 100, service: null, taxes: null },
+      currency: 'EUR', basis: 'all_in', nightlyPrice: 1234.5, totalPrice: 5038, nights: 4, fees: { cleaning: 100, service: null, taxes: null },
     });
   });
 

@@ -107,10 +107,9 @@ describe('booking rules', () => {
 });
 
 describe('booking adapter against the fixtures (no HTTP)', () => {
-  it('declares search, availability, reviews and price; not listing', () => {
+  it('declares search, availability, reviews, price and listing (from the hotel page JSON-LD)', () => {
     const { adapter } = fakeBooking();
-    expect([...adapter.operations].sort()).toEqual(['availability', 'price', 'reviews', 'search']);
-    expect(adapter.listing).toBeUndefined();
+    expect([...adapter.operations].sort()).toEqual(['availability', 'listing', 'price', 'reviews', 'search']);
   });
 
   it('search: the platform order and paging, with the request in Booking.com form', async () => {
@@ -154,6 +153,24 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     expect(res.items).toHaveLength(40);
     expect(calls).toHaveLength(2);
     expect(res.warnings.find((x) => x.code === 'results_truncated')?.message).toMatch(/first 40 of 60/);
+  });
+
+  it('search: short pages are followed while the total says more exist (issue 13: paging trusts the total)', async () => {
+    const base = fixture('FullSearch').data.searchQueries.search.results[1];
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...base, basicPropertyData: { ...base.basicPropertyData, id: 6000 + i } }));
+    // The platform sends at most 12 per page whatever is asked, and says 30 exist.
+    const search = (input: { pagination: { offset: number; rowsPerPage: number } }) => ({
+      data: { searchQueries: { search: { pagination: { nbResultsTotal: 30 }, results: many.slice(input.pagination.offset, input.pagination.offset + Math.min(12, input.pagination.rowsPerPage)) } } },
+    });
+    const { client, calls } = fakeBooking({ search });
+    const adapter = createBookingAdapter(client, { searchPageSize: 20, maxSearchScan: 100 });
+    const res = await adapter.search!({ query: query({ minGuestRating: 1 }), offset: 0, count: 100 }, signal);
+    expect(res.items).toHaveLength(30);
+    expect(calls).toHaveLength(3);
+    expect(res.warnings.map((x) => x.code)).not.toContain('results_truncated');
+    const plain = await adapter.search!({ query: query(), offset: 0, count: 20 }, signal);
+    expect(plain.items).toHaveLength(12);
+    expect(plain.hasMore).toBe(true);
   });
 
   it('availability: a hotel id is resolved to its page, days are sorted and windowed', async () => {
@@ -227,7 +244,7 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     const stay = { checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 1, childAges: [6] } };
     const res = await adapter.price!({ listingId: '4400101', currency: 'USD', ...stay }, signal);
     expect(res!.value).toEqual({
-      platform: 'booking', listingId: '4400101', checkIn: '2027-06-10', checkOut: '2027-06-14', currency: 'USD', nightlyPrice: 103.13, totalPrice: 416, nights: 4,
+      platform: 'booking', listingId: '4400101', checkIn: '2027-06-10', checkOut: '2027-06-14', currency: 'USD', basis: 'all_in', nightlyPrice: 103.13, totalPrice: 416, nights: 4,
       fees: { cleaning: null, service: null, taxes: 3.5 }, occupancy: stay.occupancy, source: 'booking', url: 'https://www.booking.com/hotel/mt/harbour-lantern-suites.html',
     });
     expect(bodies()[0]!.variables.input).toMatchObject({ location: { destType: 'HOTEL', destId: 4400101 }, nbChildren: 1, childrenAges: [6], dates: { checkin: '2027-06-10' } });

@@ -91,8 +91,8 @@ describe('google rules', () => {
 });
 
 describe('google adapter on the project fixtures', () => {
-  it('declares search, listing, price and priceCompare only; needs an API key', () => {
-    expect([...setup().adapter.operations].sort()).toEqual(['listing', 'price', 'priceCompare', 'search']);
+  it('declares search, listing, price, priceCompare and reviews (Maps); needs an API key', () => {
+    expect([...setup().adapter.operations].sort()).toEqual(['listing', 'price', 'priceCompare', 'reviews', 'search']);
     expect(() => createGoogleAdapter(fixtureClient(), { apiKey: ' ' })).toThrow(/apiKey/);
   });
 
@@ -181,7 +181,8 @@ describe('google adapter on the project fixtures', () => {
   it('price: the lowest OTA total for the stay, excluding rates for fewer guests and incomplete rates', async () => {
     const price = (await setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY }, signal))!;
     expect(price.value).toMatchObject({ source: 'Expedia.com', totalPrice: 598, nightlyPrice: 176, nights: 3, url: 'https://www.google.com/travel/clk?pc=fixture-expedia', occupancy: STAY.occupancy });
-    expect(codes(price.warnings).sort()).toEqual(['field_unavailable', 'offers_dropped_occupancy']);
+    expect(price.value.basis).toBe('all_in');
+    expect(codes(price.warnings).sort()).toEqual(['field_unavailable', 'offers_dropped_occupancy', 'price_fees_combined']);
     await expect(setup().adapter.price!({ listingId: RENTAL, currency: 'USD', ...STAY }, signal)).rejects.toThrow(/listed no rate/);
     await expect(setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY, checkOut: '2031-06-14' }, signal)).rejects.toThrow(LegFailure);
   });

@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels search samples', () => {
     expect(first.guestRating).toBeNull();
     expect(first.reviewCount).toBeNull();
     // $1,102 all-in; $919 before taxes over 11 nights = 83.545... -> 83.55.
-    expect(first.price).toEqual({ currency: 'USD', nightlyPrice: 83.55, totalPrice: 1102, nights: 11, fees: { cleaning: null, service: null, taxes: null } });
+    expect(first.price).toEqual({ currency: 'USD', basis: 'all_in', nightlyPrice: 83.55, totalPrice: 1102, nights: 11, fees: { cleaning: null, service: null, taxes: null } });
     expect(first.images?.[0]).toMatch(/^https:\/\/q-xx\.bstatic\.com\//);
   });
 
@@ -152,7 +152,7 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels property details sample (Mi
   });
 });
 
-describe.skipIf(!existsSync(SAMPLES))('google_maps_reviews sample (parser only: reviews are not declared)', () => {
+describe.skipIf(!existsSync(SAMPLES))('google_maps_reviews sample (the live google reviews format)', () => {
   it('maps each review; owner replies, trip types and the next page token are kept', () => {
     const page = parseMapsReviews(load(MAPS_REVIEWS), 'ChIJCQgB_SjBvzsRTNqpJU5Xifc');
     expect(page.reviews).toHaveLength(7);

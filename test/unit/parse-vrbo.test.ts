@@ -139,12 +139,12 @@ describe('vrbo parser on the project fixture (fixtures/replay/vrbo/serp/g/Search
     expect(cottage!.amenities).toEqual(['hot_tub', 'pets_allowed', 'fireplace', 'garden']);
   });
 
-  it('an item with no reviews, no coordinates, no bathrooms and an unknown type: nulls with warnings, [] where Vrbo says none', () => {
+  it('an item with no reviews, no coordinates, no bathrooms and an unknown type: nulls with warnings; no badges is no amenity list (null), not []', () => {
     const { page, w } = parse();
     const tree = page.items[2]!;
-    expect(tree).toMatchObject({ guestRating: null, reviewCount: 0, bathrooms: null, propertyType: 'other', amenities: [], images: [], location: { lat: null, lng: null } });
+    expect(tree).toMatchObject({ guestRating: null, reviewCount: 0, bathrooms: null, propertyType: 'other', amenities: null, images: [], location: { lat: null, lng: null } });
     expect(w.list).toContainEqual({ code: 'property_type_unmapped', message: expect.stringContaining('"Treehouse"'), platform: 'vrbo' });
-    expect(w.list.map((x) => x.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^location\.lat\/lng:/), expect.stringMatching(/^bathrooms:/)]));
+    expect(w.list.map((x) => x.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^location\.lat\/lng:/), expect.stringMatching(/^bathrooms:/), expect.stringMatching(/^amenities: the listing shows no amenity badges/)]));
     expect(page.items[3]).toMatchObject({ propertyType: 'house', bedrooms: 4, bathrooms: 2.5, maxOccupancy: 10, amenities: ['air_conditioning', 'tv', 'heating'] });
   });
 

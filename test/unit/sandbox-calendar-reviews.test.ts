@@ -50,6 +50,17 @@ describe('sandbox reviews', () => {
   const reviews = async (set: AdapterSet, p: Platform, listingId: string, over: Record<string, unknown> = {}) =>
     (await adapter(set, p).reviews!({ listingId, offset: 0, count: 1000, language: null, minRating: null, sort: 'recent', ...over }, signal))!;
 
+  it('carries locales beside languages and some rating-only reviews with text null', async () => {
+    const set = createSandboxAdapters();
+    const item = (await search(set, 'booking')).items.find((x) => (x.reviewCount ?? 0) >= 200)!;
+    const all = (await reviews(set, 'booking', item.platformListingId)).reviews;
+    for (const r of all) expect(r.locale === r.language || r.locale!.startsWith(`${r.language}-`)).toBe(true);
+    expect(all.some((r) => r.locale !== null && r.locale.includes('-'))).toBe(true);
+    const bare = all.filter((r) => r.text === null);
+    expect(bare.length).toBeGreaterThan(0);
+    expect(bare.every((r) => r.liked === null && r.disliked === null && r.rating !== null)).toBe(true);
+  });
+
   it('pages without duplicates or gaps and honours language, minRating and sort', async () => {
     const set = createSandboxAdapters();
     for (const p of ALL) {

@@ -111,7 +111,7 @@ describe('sandbox search', () => {
   it('warns that airbnb amenity filters run after retrieval, and only then', async () => {
     const set = createSandboxAdapters();
     expect((await search(set, 'airbnb', { amenities: ['wifi'] })).warnings.map((w) => [w.code, w.platform])).toEqual([['filter_applied_after_retrieval', 'airbnb']]);
-    expect((await search(set, 'booking', { amenities: ['wifi'] })).warnings).toEqual([]);
+    expect((await search(set, 'booking', { amenities: ['wifi'] })).warnings.filter((w) => w.code === 'filter_applied_after_retrieval')).toEqual([]);
     expect((await search(set, 'airbnb')).warnings).toEqual([]);
   });
 
@@ -129,6 +129,28 @@ describe('sandbox search', () => {
 describe('sandbox prices', () => {
   const cents = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
+  it('shows every price basis, each with its warning, and price-compare offers of several bases', async () => {
+    const set = createSandboxAdapters();
+    const seen = new Map<string, Set<string>>();
+    for (const p of ALL) {
+      const leg = await search(set, p, withDates, 0, 50);
+      const bases = new Set(leg.items.map((i) => i.price!.basis));
+      seen.set(p, bases);
+      const codes = leg.warnings.map((w) => w.code);
+      expect(codes.includes('taxes_not_included')).toBe(bases.has('before_taxes'));
+      expect(codes.includes('price_basis_unclear')).toBe(bases.has('unknown'));
+      if (p === 'booking') expect(codes).toContain('rating_not_stars');
+    }
+    expect(new Set([...seen.values()].flatMap((b) => [...b]))).toEqual(new Set(['all_in', 'before_taxes', 'unknown']));
+    const offers = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const stay = { checkIn: '2031-06-10', checkOut: '2031-06-14', occupancy: { adults: 2, children: 0, childAges: [] } };
+      const res = await set.get('google')!.priceCompare!({ ...stay, name: null, googleHotelId: `ChkIsandbox${i}`, location: null, currency: 'USD' }, new AbortController().signal);
+      for (const o of res!.value.offers) offers.add(o.basis);
+    }
+    expect(offers).toEqual(new Set(['all_in', 'before_taxes', 'unknown']));
+  });
+
   it('total is the subtotal plus the stated fees, each part at the minor unit', async () => {
     const set = createSandboxAdapters();
     for (const p of ALL) {
@@ -140,7 +162,9 @@ describe('sandbox prices', () => {
         for (const part of [price.totalPrice, price.nightlyPrice, cleaning ?? 0, service ?? 0, taxes ?? 0]) expect(cents(part)).toBe(true);
         expect(Math.abs(subtotal - price.nightlyPrice * 4)).toBeLessThanOrEqual(4 * 0.005 + 1e-9);
         const rate = { airbnb: 0.08, vrbo: 0.07, booking: 0.1, google: 0.12 }[p as 'airbnb'];
-        expect(Math.abs(taxes! - subtotal * rate)).toBeLessThanOrEqual(0.011);
+        // Taxes are stated, and in the total, only on an all-in price.
+        if (price.basis === 'all_in') expect(Math.abs(taxes! - subtotal * rate)).toBeLessThanOrEqual(0.011);
+        else expect(taxes).toBeNull();
         if (p === 'booking' || p === 'google') expect([cleaning, service]).toEqual([null, null]);
         if (p === 'airbnb' || p === 'vrbo') expect(service).not.toBeNull();
         if (item.propertyType === 'hotel') expect(cleaning).toBeNull();

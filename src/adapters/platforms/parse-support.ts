@@ -24,11 +24,15 @@ export class FieldWarnings {
   }
 }
 
-const SYMBOLS: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', Rp: 'IDR', '฿': 'THB', '₩': 'KRW', R$: 'BRL', 'A$': 'AUD', 'C$': 'CAD', CHF: 'CHF', zł: 'PLN', Kč: 'CZK' };
+/**
+ * Symbols that name exactly one currency. A bare "$" (USD, CAD, AUD, MXN, ...), "¥" (JPY, CNY)
+ * or "kr" names none: the currency is then unknown, never guessed.
+ */
+const SYMBOLS: Record<string, string> = { US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', Rp: 'IDR', '฿': 'THB', '₩': 'KRW', R$: 'BRL', 'A$': 'AUD', 'C$': 'CAD', CHF: 'CHF', zł: 'PLN', Kč: 'CZK' };
 
 export interface Money {
   amount: number;
-  /** ISO code when the text names one (symbol or code), else null. */
+  /** ISO code when the text names one (a code, or a symbol of one currency only), else null. */
   currency: string | null;
 }
 

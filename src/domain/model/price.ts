@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDate, Platform } from './common.js';
-import { Fees } from './property.js';
+import { Fees, PriceBasis, TOTAL_PRICE_DESCRIPTION } from './property.js';
 
 export const Occupancy = z
   .object({ adults: z.number().int(), children: z.number().int(), childAges: z.array(z.number().int()) })
@@ -13,8 +13,9 @@ export const Price = z
     checkIn: IsoDate,
     checkOut: IsoDate,
     currency: z.string(),
-    nightlyPrice: z.number(),
-    totalPrice: z.number(),
+    basis: PriceBasis,
+    nightlyPrice: z.number().describe('Accommodation subtotal divided by nights, before fees and taxes.'),
+    totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
     fees: Fees,
     nights: z.number().int(),
     occupancy: Occupancy,
@@ -25,7 +26,7 @@ export const Price = z
 export type Price = z.infer<typeof Price>;
 
 export const Offer = z
-  .object({ ota: z.string(), totalPrice: z.number(), currency: z.string(), url: z.string() })
+  .object({ ota: z.string(), totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION), basis: PriceBasis, currency: z.string(), url: z.string() })
   .meta({ id: 'Offer' });
 export type Offer = z.infer<typeof Offer>;
 
@@ -36,9 +37,11 @@ export const PriceCompare = z
     checkIn: IsoDate,
     checkOut: IsoDate,
     currency: z.string(),
-    min: z.number().nullable(),
-    median: z.number().nullable(),
-    offers: z.array(Offer),
+    basis: PriceBasis.nullable().describe('The basis of the compared offers: the most common one among the offers (all_in first on a tie); null when there are no offers.'),
+    min: z.number().nullable().describe('Lowest totalPrice among `offers` (all of one basis).'),
+    median: z.number().nullable().describe('Median totalPrice among `offers` (all of one basis).'),
+    offers: z.array(Offer).describe('Offers on `basis`, cheapest first: the ones min and median are computed over.'),
+    otherOffers: z.array(Offer).describe('Offers on another basis, listed apart and left out of min and median (an offers_basis_mixed warning says so).'),
   })
   .meta({ id: 'PriceCompare' });
 export type PriceCompare = z.infer<typeof PriceCompare>;

@@ -51,7 +51,8 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
       operation: 'availability' as const,
       expectedMs: adapter.expectedMs?.('availability', { listingId, startDate, endDate }),
       run: (signal) => adapter.availability!({ listingId, startDate, endDate }, signal),
-      count: (v) => (v ? 1 : 0),
+      // A window whose answer covers none of the requested days is `empty`: free (spec: empty calls cost 0).
+      count: (v) => (v && v.value.length > 0 ? 1 : 0),
       cache: slot(env, 'availability', { platform, listingId, startDate, endDate }),
     })),
     env,
@@ -60,6 +61,7 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
 
   const items: AvailabilityItem[] = [];
   const warnings: Warning[] = [];
+  let covered = 0;
   legs.forEach((leg, i) => {
     warnings.push(...leg.warnings);
     const listingId = listingIds[i]!;
@@ -70,6 +72,8 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
     }
     warnings.push(...leg.value.warnings);
     const dates = params.onlyAvailable ? leg.value.value.filter(isBookable) : leg.value.value;
+    // Billed on what the platform covered, not on what onlyAvailable kept.
+    if (leg.value.value.length > 0) covered++;
     items.push({ platform, listingId, dates });
   });
   const anyFailed = legs.some((l) => isFailed(l.status));
@@ -77,12 +81,12 @@ export async function getAvailability(env: OperationEnv, params: AvailabilityPar
   if (items.length === 0) warnings.push(noResults('listings'));
 
   const failed = items.length > 0 ? undefined : legs.find((l) => isFailed(l.status))!;
-  const status: LegStatus = failed?.status ?? 'ok';
+  const status: LegStatus = covered > 0 ? 'ok' : items.length > 0 ? 'empty' : failed!.status;
   return {
     operation: 'availability',
     data: items,
     platforms: [platform],
-    legs: [{ platform, status, count: items.length, cached: legs.every((l) => l.cached), days, ...(failed?.error ? { error: failed.error } : {}) }],
+    legs: [{ platform, status, count: covered, cached: legs.every((l) => l.cached), days, ...(failed?.error ? { error: failed.error } : {}) }],
     warnings,
     pagination: null,
     currency: 'USD',

@@ -1,5 +1,6 @@
 import { roundToMinor } from '../currency.js';
 import { runLeg } from '../fan-out.js';
+import { mostCommonBasis } from '../price-basis.js';
 import type { PriceCompare } from '../model/price.js';
 import { assertListingIds } from '../listing-id.js';
 import type { Adapted, OfferSet, Occupancy } from '../ports.js';
@@ -38,7 +39,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       expectedMs: adapter.expectedMs?.('priceCompare', params),
       run: (signal) => adapter.priceCompare!(params, signal),
       count: (v) => v?.value.offers.length ?? 0,
-      cache: slot(env, 'priceCompare', params),
+      cache: adapter.cacheable?.('priceCompare', params) === false ? undefined : slot(env, 'priceCompare', params),
     },
     env,
   );
@@ -54,7 +55,20 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
     warnings.push({ code: 'offers_dropped_currency', message: `${offers.length - comparable.length} offers were not in ${params.currency} and were left out.`, platform: 'google' });
   }
   if (comparable.length === 0) warnings.push(noResults('offers'));
-  const totals = comparable.map((o) => o.totalPrice);
+  // Totals of different bases are different numbers: min and median are over the most common
+  // basis only, and the other offers are listed apart (issue 13).
+  const basis = mostCommonBasis(comparable);
+  const compared = comparable.filter((o) => o.basis === basis);
+  const otherOffers = comparable.filter((o) => o.basis !== basis);
+  if (otherOffers.length) {
+    const kinds = [...new Set(otherOffers.map((o) => o.basis))].join(', ');
+    warnings.push({
+      code: 'offers_basis_mixed',
+      message: `min and median are over the ${compared.length} offers priced ${basis}; ${otherOffers.length} offers priced ${kinds} are listed apart in otherOffers.`,
+      platform: 'google',
+    });
+  }
+  const totals = compared.map((o) => o.totalPrice);
   return {
     operation: 'priceCompare',
     data: {
@@ -63,9 +77,11 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       checkIn: params.checkIn,
       checkOut: params.checkOut,
       currency: params.currency,
+      basis,
       min: totals.length ? totals[0]! : null,
       median: median(totals, params.currency),
-      offers: comparable,
+      offers: compared,
+      otherOffers,
     },
     platforms: ['google'],
     legs: [{ ...report(leg, comparable.length), status: comparable.length ? 'ok' : 'empty' }],

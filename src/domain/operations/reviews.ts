@@ -1,4 +1,6 @@
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { ServiceError } from '../errors.js';
+import { listingIdProblem } from '../listing-ids.js';
 import { runLeg } from '../fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
@@ -22,6 +24,8 @@ export interface ReviewsParams {
 export async function getReviews(env: OperationEnv, params: ReviewsParams): Promise<OperationResult<Review[]>> {
   const adapter = adapterFor(env, 'reviews', params.platform);
   assertListingIds(params.platform, [params.listingId], params.idParam, env.keyEnv);
+  const problem = listingIdProblem(params.platform, 'reviews', params.listingId);
+  if (problem !== null) throw new ServiceError('invalid_listing_id', problem, { param: params.idParam });
   const { limit, cursor, idParam: _idParam, ...bound } = params;
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;

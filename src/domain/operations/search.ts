@@ -37,7 +37,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
         expectedMs: adapter.expectedMs?.('search', req),
         run: (signal) => adapter.search!(req, signal),
         count: (v) => v.items.length,
-        cache: slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
+        cache: adapter.cacheable?.('search', req) === false ? undefined : slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
       };
     }),
     env,
@@ -50,7 +50,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const page = mergePage(slices, query.sort, limit);
   const nextPositions: Record<string, number> = { ...positions, ...page.positions };
 
-  const warnings = searchWarnings(legs, page.items.length, query, platforms);
+  const warnings = searchWarnings(legs, page.items, query, platforms);
 
   return {
     operation: 'search',
@@ -69,14 +69,22 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
 }
 
 /** Leg and adapter warnings, plus what the merged page itself says (no results, mixed rating scales). */
-function searchWarnings(legs: LegOutcome<SearchLegResult>[], itemCount: number, query: SearchQuery, platforms: Platform[]): Warning[] {
+function searchWarnings(legs: LegOutcome<SearchLegResult>[], items: Property[], query: SearchQuery, platforms: Platform[]): Warning[] {
   const warnings: Warning[] = legs.flatMap((l) => [...l.warnings, ...(l.value?.warnings ?? [])]);
-  if (itemCount === 0) warnings.push(noResults('properties'));
+  if (items.length === 0) warnings.push(noResults('properties'));
   if (query.minGuestRating !== null && new Set(platforms.map((p) => RATING_SCALE[p])).size > 1) {
     warnings.push({
       code: 'rating_scales_differ',
       message: 'minGuestRating is compared with each property on its native scale (5 or 10); the platforms asked for use different scales.',
     });
   }
-  return warnings;
+  return [...warnings, ...mixedBasisWarning(items, query)];
+}
+
+/** A price sort compares totals as stated; a page whose totals are on different bases says so. */
+function mixedBasisWarning(items: Property[], query: SearchQuery): Warning[] {
+  if (query.sort !== 'price_asc' && query.sort !== 'price_desc') return [];
+  const bases = [...new Set(items.flatMap((p) => (p.price ? [p.price.basis] : [])))].sort();
+  if (bases.length < 2) return [];
+  return [{ code: 'price_basis_mixed', message: `${query.sort} orders by totalPrice as each platform states it; this page mixes the bases ${bases.join(', ')}, whose totals are not comparable one to one.` }];
 }

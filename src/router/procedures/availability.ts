@@ -3,7 +3,7 @@ import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
-import { idFromUrl } from './listing-ref.js';
+import { idFromUrl, idOrUrl } from './listing-ref.js';
 
 export const availability = authedProcedure
   .meta({
@@ -19,7 +19,9 @@ export const availability = authedProcedure
   .use(acceptAsync)
   .output(AvailabilityOutput)
   .query(async ({ ctx, input }) => {
-    const listingIds = input.listingIds ?? [input.listingId ?? idFromUrl(input.platform, input.url!)];
+    const listingIds = input.listingIds
+      ? input.listingIds.map((id) => idOrUrl(input.platform, id, 'listingIds'))
+      : [input.listingId ? idOrUrl(input.platform, input.listingId, 'listingId') : idFromUrl(input.platform, input.url!)];
     const result = await getAvailability(operationEnv(ctx), {
       platform: input.platform,
       listingIds,

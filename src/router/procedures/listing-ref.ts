@@ -14,7 +14,11 @@ export function idFromUrl(platform: Platform, url: string, param = 'url'): strin
   return id;
 }
 
-/** An id that looks like a URL is treated as one (spec 4.5 accepts both). */
+/**
+ * An id that looks like a URL is resolved through the listing-URL rules (spec 4.5 accepts both),
+ * for sandbox and live keys alike: a listing URL of that platform becomes its native id; any
+ * other URL is 400 invalid_listing_url naming the parameter, never a listing "https://...".
+ */
 export function idOrUrl(platform: Platform, value: string, param: string): string {
-  return /^[a-z][a-z0-9+.-]*:/i.test(value) && value.includes('/') ? idFromUrl(platform, value, param) : value;
+  return /^[a-z][a-z0-9+.-]*:/i.test(value) && (value.includes('/') || value.includes('%2F') || value.includes('%2f')) ? idFromUrl(platform, value, param) : value;
 }

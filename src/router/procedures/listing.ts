@@ -1,3 +1,4 @@
+import { idOrUrl } from './listing-ref.js';
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
@@ -21,7 +22,7 @@ export const listing = authedProcedure
   .query(async ({ ctx, input }) => {
     const result = await getListing(operationEnv(ctx), {
       platform: input.platform,
-      id: input.id,
+      id: idOrUrl(input.platform, input.id, 'id'),
       checkIn: input.checkIn ?? null,
       checkOut: input.checkOut ?? null,
       occupancy: occupancyOf(input),

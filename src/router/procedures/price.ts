@@ -13,7 +13,7 @@ export const price = authedProcedure
       path: '/price',
       tags: ['Prices'],
       summary: 'Price quote',
-      description: 'All-in price for one listing and stay, with fees and the occupancy echoed. Costs 1 credit.',
+      description: 'Price for one listing and stay, with fees and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. Costs 1 credit.',
     },
   })
   .input(PriceInput)

@@ -3,7 +3,7 @@ import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
-import { idFromUrl } from './listing-ref.js';
+import { idFromUrl, idOrUrl } from './listing-ref.js';
 
 export const reviews = authedProcedure
   .meta({
@@ -21,7 +21,7 @@ export const reviews = authedProcedure
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {
       platform: input.platform,
-      listingId: input.listingId ?? idFromUrl(input.platform, input.url!),
+      listingId: input.listingId ? idOrUrl(input.platform, input.listingId, 'listingId') : idFromUrl(input.platform, input.url!),
       limit: input.limit,
       cursor: input.cursor ?? null,
       language: input.language ?? null,

@@ -3,7 +3,7 @@ import { PriceCompare } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam } from './common-input.js';
 import { text } from './query.js';
-import { checkChildren, checkStay, fail } from './rules.js';
+import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
 export const PriceCompareInput = z
   .object({
@@ -23,6 +23,7 @@ export const PriceCompareInput = z
     }
     checkStay(ctx, v, true);
     checkChildren(ctx, v);
+    checkCoordinates(ctx, 'location', v.location);
   });
 export type PriceCompareInput = z.infer<typeof PriceCompareInput>;
 

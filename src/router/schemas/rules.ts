@@ -44,3 +44,18 @@ export function checkExactlyOne(ctx: z.RefinementCtx, v: Record<string, unknown>
   if (given.length === 0) fail(ctx, keys[0]!, `One of ${keys.join(', ')} is required.`, 'missing_parameter');
   else if (given.length > 1) fail(ctx, given[1]!, `Give only one of ${given.join(', ')}.`, 'mutually_exclusive_params');
 }
+
+/** "lat,lng" in decimal degrees: a place given by coordinates rather than by name. */
+const COORDINATES = /^\s*([-+]?\d+(?:\.\d+)?)\s*,\s*([-+]?\d+(?:\.\d+)?)\s*$/;
+
+/**
+ * A location given as coordinates must be on Earth: latitude -90..90, longitude -180..180
+ * (`91,0` is a 400 naming the parameter, not an empty search). Names pass untouched.
+ */
+export function checkCoordinates(ctx: z.RefinementCtx, param: string, value: string | undefined): void {
+  const m = value === undefined ? null : COORDINATES.exec(value);
+  if (!m) return;
+  const [lat, lng] = [Number(m[1]), Number(m[2])];
+  if (Math.abs(lat) > 90) fail(ctx, param, `Latitude ${m[1]} is out of range: "lat,lng" needs a latitude from -90 to 90.`);
+  else if (Math.abs(lng) > 180) fail(ctx, param, `Longitude ${m[2]} is out of range: "lat,lng" needs a longitude from -180 to 180.`);
+}

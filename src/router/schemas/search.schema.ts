@@ -4,7 +4,7 @@ import { Property, PropertyType, Amenity } from '../../domain/model/property.js'
 import { envelope } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, PlatformParam } from './common-input.js';
 import { csv, optionalText, qInt, qNum, text } from './query.js';
-import { checkChildren, checkStay, fail } from './rules.js';
+import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -20,19 +20,26 @@ export const SearchFields = z.object({
   propertyType: csv(PropertyType).optional(),
   amenities: csv(Amenity).optional(),
   minBedrooms: qInt(z.number().int().min(0).max(20)).optional(),
-  priceMin: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
-  priceMax: qNum(z.number().min(0)).optional().describe('Nightly price, in the requested currency; needs dates.'),
+  priceMin: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
+  priceMax: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
   platforms: csv(PlatformParam, 1).optional().describe('Default: every platform that serves search.'),
   limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default),
   cursor: optionalText(2048),
-  sort: z.enum(SEARCH_SORTS).default('recommended'),
+  sort: z
+    .enum(SEARCH_SORTS)
+    .default('recommended')
+    .describe(
+      'price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown); ' +
+        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. Needs dates for the price sorts.',
+    ),
   currency: Currency.default('USD'),
 });
 
 export const SearchInput = SearchFields.superRefine((v, ctx) => {
   checkStay(ctx, v, false);
   checkChildren(ctx, v);
+  checkCoordinates(ctx, 'location', v.location);
   if (v.priceMin !== undefined && v.priceMax !== undefined && v.priceMax < v.priceMin) {
     fail(ctx, 'priceMax', 'priceMax must be at least priceMin.');
   }

@@ -11,7 +11,7 @@ import { amountOf, isInCurrency } from './money.js';
  * they reconcile with each other and with the primary line; otherwise it is null with a
  * `price_basis_unclear` warning. Never guessed.
  */
-export interface PriceBasis {
+export interface DisplayPriceContext {
   currency: string;
   nights: number;
 }
@@ -27,6 +27,8 @@ interface Lines {
   other: number;
   otherLabels: string[];
   total: number | null;
+  /** The label of the total line ("Total", "Total before taxes"). */
+  totalLabel: string | null;
   count: number;
 }
 
@@ -48,7 +50,7 @@ function lineItems(sdp: unknown): { typename: string; description: string; price
 
 /** Classifies the line items; null when one of them carries no currency or no readable amount. */
 function classify(sdp: unknown, currency: string): Lines | null {
-  const l: Lines = { base: null, statedNights: null, discounts: 0, cleaning: null, service: null, taxes: null, combined: null, other: 0, otherLabels: [], total: null, count: 0 };
+  const l: Lines = { base: null, statedNights: null, discounts: 0, cleaning: null, service: null, taxes: null, combined: null, other: 0, otherLabels: [], total: null, totalLabel: null, count: 0 };
   for (const item of lineItems(sdp)) {
     if (!isInCurrency(item.priceString, currency)) return null;
     const amount = amountOf(item.priceString, currency);
@@ -57,6 +59,7 @@ function classify(sdp: unknown, currency: string): Lines | null {
     const nightsLine = /^(\d+)\s+nights?\s*[x×]/i.exec(d) ?? /[x×]\s*(\d+)\s+nights?$/i.exec(d);
     if (item.typename === 'HighlightExplanationLineItem' || /^total\b/i.test(d)) {
       l.total = amount;
+      l.totalLabel = d;
       continue;
     }
     l.count++;
@@ -71,18 +74,21 @@ function classify(sdp: unknown, currency: string): Lines | null {
   return l;
 }
 
-/** The primary line's amount when it is qualified as the stay total ("$2,245 total"). */
-function primaryTotal(sdp: unknown, currency: string): number | null {
+const BEFORE_TAXES = /\bbefore tax(es)?\b/i;
+
+/** The primary line's amount when it is qualified as the stay total ("$2,245 total", "total before taxes"). */
+function primaryTotal(sdp: unknown, currency: string): { amount: number; beforeTaxes: boolean } | null {
   const line = dig(sdp, 'primaryLine');
   const components = dig(line, 'orderedComponents');
   const parts = Array.isArray(components) ? components : [line];
   const qualifier = parts.map((c) => str(dig(c, 'qualifier'))).find(Boolean);
   const printed = parts.map((c) => str(dig(c, 'price')) ?? str(dig(c, 'discountedPrice'))).find(Boolean);
-  if (!printed || !qualifier || !/^total$/i.test(qualifier) || !isInCurrency(printed, currency)) return null;
-  return amountOf(printed, currency);
+  if (!printed || !qualifier || !/^total( before tax(es)?)?$/i.test(qualifier) || !isInCurrency(printed, currency)) return null;
+  const amount = amountOf(printed, currency);
+  return amount === null ? null : { amount, beforeTaxes: BEFORE_TAXES.test(qualifier) };
 }
 
-export function parseDisplayPrice(sdp: unknown, basis: PriceBasis, w: FieldWarnings, subject: string): StayPrice | null {
+export function parseDisplayPrice(sdp: unknown, basis: DisplayPriceContext, w: FieldWarnings, subject: string): StayPrice | null {
   const { currency, nights } = basis;
   const unclear = (why: string) => (w.add('price_basis_unclear', `${subject}: ${why}; no price is given rather than a guess.`), null);
   if (sdp === null || typeof sdp !== 'object') return w.missing('price', `${subject}: airbnb sent no price`);
@@ -96,7 +102,14 @@ export function parseDisplayPrice(sdp: unknown, basis: PriceBasis, w: FieldWarni
   if (l.total === null && primary === null) return unclear('neither a "Total" line nor a total-qualified price is given');
   const total = l.total ?? sum;
   // The primary line is the total rounded up to a whole unit.
-  if (primary !== null && (primary < total - 0.011 || primary - total >= 1)) return unclear(`the total ${total} does not match the displayed ${primary}`);
+  if (primary !== null && (primary.amount < total - 0.011 || primary.amount - total >= 1)) return unclear(`the total ${total} does not match the displayed ${primary.amount}`);
+  // Airbnb labels its total "Total" (what the guest pays) or, where taxes are added at checkout,
+  // "Total before taxes": the label is the basis, whatever the card's other lines say.
+  const beforeTaxes = BEFORE_TAXES.test(l.totalLabel ?? '') || primary?.beforeTaxes === true;
+  if (beforeTaxes && (l.taxes !== null || l.combined !== null)) return unclear('the total is labelled before taxes yet lists taxes');
+  if (beforeTaxes) {
+    w.add('taxes_not_included', `${subject}: airbnb states this total before taxes; taxes are added at checkout and are not in totalPrice (fees.taxes is null).`);
+  }
 
   if (l.combined !== null) {
     w.add('price_fees_combined', `${subject}: airbnb states taxes and fees as one amount (${l.combined}); it is in the total, not split into fees.taxes/fees.service.`);
@@ -106,6 +119,7 @@ export function parseDisplayPrice(sdp: unknown, basis: PriceBasis, w: FieldWarni
   }
   return {
     currency,
+    basis: beforeTaxes ? 'before_taxes' : 'all_in',
     nightlyPrice: roundToMinor((l.base + l.discounts) / nights, currency),
     totalPrice: roundToMinor(total, currency),
     nights,

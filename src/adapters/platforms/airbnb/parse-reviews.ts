@@ -1,4 +1,5 @@
 import { isIsoDate } from '../../../domain/dates.js';
+import { languageTag } from '../../../domain/locale.js';
 import type { Review } from '../../../domain/model/review.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { missingPayload } from './graphql.js';
@@ -26,11 +27,12 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** "en", "zh-TW", "pt_BR" → ISO-639-1 ("en", "zh", "pt"); null when it is not a language code. */
-function language(value: unknown): string | null {
-  const m = /^([a-z]{2})(?:[-_][A-Za-z0-9]+)?$/.exec(str(value) ?? '');
-  return m ? m[1]! : null;
+/** Review text: null when the payload carries none (or only markup), never an empty string. */
+function textOf(html: string | null): string | null {
+  const text = html === null ? '' : htmlToText(html);
+  return text === '' ? null : text;
 }
+
 
 /**
  * A `StaysPdpReviewsQuery` response → reviews in Airbnb's order. Airbnb reviews have no title,
@@ -51,6 +53,7 @@ export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarni
     }
     const rating = num(dig(r, 'rating'));
     const response = str(dig(r, 'response'));
+    const tag = languageTag(str(dig(r, 'language')));
     reviews.push({
       platform: 'airbnb',
       listingId,
@@ -58,11 +61,12 @@ export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarni
       rating: rating !== null && rating >= 1 && rating <= 5 ? rating : w.missing('rating', 'a review has no 1-5 rating'),
       ratingScale: 5,
       title: null,
-      text: htmlToText(str(dig(r, 'comments')) ?? ''),
+      text: textOf(str(dig(r, 'comments'))),
       author: str(dig(r, 'reviewer', 'firstName')),
       date,
       tripType: null,
-      language: language(dig(r, 'language')) ?? w.missing('language', 'a review does not say its language'),
+      language: tag.language ?? w.missing('language', 'a review does not say its language'),
+      locale: tag.locale,
       ownerResponse: response === null ? null : htmlToText(response),
       liked: null,
       disliked: null,

@@ -6,7 +6,7 @@
  * - StaysPdpReviewsQuery → Review[]                                parse-reviews.ts
  */
 export { parseSearchPage, parseSearchResult, parseCardPrice, searchResultsOf, type SearchContext, type SearchPage } from './parse-search.js';
-export { parseDisplayPrice, type PriceBasis } from './display-price.js';
+export { parseDisplayPrice, type DisplayPriceContext } from './display-price.js';
 export { parseListing } from './parse-listing.js';
 export { parseCalendar } from './parse-calendar.js';
 export { parseReviewsPage, htmlToText, type ReviewsPage } from './parse-reviews.js';

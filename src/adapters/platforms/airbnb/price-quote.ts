@@ -52,6 +52,7 @@ export async function priceQuote(req: PriceRequest, deps: PriceQuoteDeps): Promi
         checkIn: req.checkIn,
         checkOut: req.checkOut,
         currency: price.currency,
+        basis: price.basis,
         nightlyPrice: price.nightlyPrice,
         totalPrice: price.totalPrice,
         fees: price.fees,

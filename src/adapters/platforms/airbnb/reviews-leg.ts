@@ -13,7 +13,7 @@ export interface ReviewsLegDeps {
 
 /**
  * Reviews are read most recent first at Airbnb's offsets. Without filters the leg reads just its
- * window plus one review (so `hasMore` is exact); a language or rating filter, or a rating sort,
+ * window plus one review, and `hasMore` also trusts Airbnb's own total (`metadata.reviewsCount`); a language or rating filter, or a rating sort,
  * is applied after retrieval over the reviews read from the first one (up to `maxPages` pages).
  */
 export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Promise<ReviewsLegResult | null> {
@@ -26,6 +26,7 @@ export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Pro
   const matched: Review[] = [];
   let position = scan ? 0 : req.offset;
   let exhausted = false;
+  let total: number | null = null;
   let pages = 0;
   while (matched.length < need && pages < deps.maxPages) {
     const limit = scan ? deps.pageSize : Math.min(deps.pageSize, need - matched.length);
@@ -34,8 +35,12 @@ export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Pro
     pages++;
     matched.push(...page.reviews.filter(keep));
     position += page.pageCount;
-    if (page.pageCount < limit || (page.total !== null && position >= page.total)) {
-      exhausted = true;
+    total = page.total ?? total;
+    // The platform's total decides where the reviews end: a short page is not the end when the
+    // total says more exist (Airbnb answers 24 of 30 asked with 135 in all). Only without a total
+    // does a short page end them; an empty page always stops the walk.
+    if (page.pageCount === 0 || (page.total !== null ? position >= page.total : page.pageCount < limit)) {
+      exhausted = page.total === null || position >= page.total;
       break;
     }
   }
@@ -49,5 +54,6 @@ export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Pro
   const warnings: Warning[] = [...w.list];
   if (filtered) warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb review language and rating filters are applied after retrieval.', platform: 'airbnb' });
   if (!exhausted && matched.length < need) warnings.push({ code: 'results_truncated', message: `Only the ${position} most recent airbnb reviews were read.`, platform: 'airbnb' });
-  return { reviews: matched.slice(start, start + req.count), hasMore: matched.length > start + req.count, warnings };
+  const moreByTotal = !scan && total !== null && req.offset + Math.min(matched.length, req.count) < total;
+  return { reviews: matched.slice(start, start + req.count), hasMore: matched.length > start + req.count || moreByTotal, warnings };
 }

@@ -151,3 +151,11 @@ export function graphqlData(json: unknown): unknown {
   }
   return data;
 }
+
+/**
+ * A hotel page, read for its JSON-LD (parse-hotel-page.ts). English, so the block's texts are; the
+ * page's numbers do not depend on it. Page names are checked (ids.ts) before they get here.
+ */
+export function hotelPageRequest(countryCode: string, pageName: string): UpstreamRequest {
+  return { method: 'GET', path: `/hotel/${countryCode}/${pageName}.html`, query: { lang: 'en-us' }, as: 'html' };
+}

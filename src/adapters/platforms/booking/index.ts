@@ -1,11 +1,13 @@
 import { addDays, daysBetween } from '../../../domain/dates.js';
 import type { CalendarDay } from '../../../domain/model/availability.js';
 import type { Price } from '../../../domain/model/price.js';
+import type { Property } from '../../../domain/model/property.js';
 import type { Operation } from '../../../domain/platforms.js';
-import { LegFailure, type Adapted, type PlatformAdapter } from '../../../domain/ports.js';
+import { LegFailure, type Adapted, type PlatformAdapter, UpstreamFormatError } from '../../../domain/ports.js';
 import { UpstreamNotFound, type UpstreamClient } from '../http/upstream.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
-import { availabilityCalendarRequest, CALENDAR_MAX_DAYS, fullSearchRequest } from './client.js';
+import { availabilityCalendarRequest, CALENDAR_MAX_DAYS, fullSearchRequest, hotelPageRequest } from './client.js';
+import { parseHotelPage } from './parse-hotel-page.js';
 import { hotelSearchUrl, pageUrl, parseBookingId } from './ids.js';
 import { calendarDays, parseCalendarAnswer, type RawDay } from './parse-availability.js';
 import { stayPriceOf } from './parse-price.js';
@@ -32,10 +34,12 @@ export interface BookingAdapterOptions {
  * - reviews: ReviewList `reviewCard[]` (30 cards);
  * - price: answered exactly from a dated FullSearch made for that hotel (destType HOTEL): the
  *   same result format as search, picked by hotel id.
- * Not declared: listing. No recorded property-page answer exists, and a search result lacks
- * what a listing promises (coordinates, facilities, photos, host), so it is platform_not_supported.
+ * - listing: the hotel page's schema.org JSON-LD (two recorded blocks: Melbourne in English and
+ *   AUD, Marseille in French and EUR); a hotel id is first resolved to its page by a search for
+ *   that hotel. The page's other data (facilities, photos, rooms) has no recorded format, so
+ *   those fields are null with warnings.
  */
-const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['search', 'availability', 'reviews', 'price']);
+const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['search', 'availability', 'reviews', 'price', 'listing']);
 
 /** Runs an upstream call; "the platform says this does not exist" becomes null. */
 async function orNotFound<T>(run: () => Promise<T | null>): Promise<T | null> {
@@ -58,6 +62,18 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
     operations: OPERATIONS,
 
     search: (req, signal) => searchLeg(fetcher(signal), req, searchLimits),
+
+    listing: (req, signal) =>
+      orNotFound(async (): Promise<Adapted<Property> | null> => {
+        const ref = parseBookingId(req.listingId);
+        if (!ref) return null;
+        const fetch = fetcher(signal);
+        const page = await pageOf(fetch, ref);
+        if (!page) return null;
+        const html = await fetch(hotelPageRequest(page.countryCode, page.pageName));
+        if (typeof html !== 'string') throw new UpstreamFormatError(`booking's page ${page.countryCode}/${page.pageName} is not a web page`);
+        return parseHotelPage(html, { listingId: req.listingId, countryCode: page.countryCode, pageName: page.pageName });
+      }),
 
     availability: (req, signal) =>
       orNotFound(async (): Promise<Adapted<CalendarDay[]> | null> => {
@@ -98,9 +114,9 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
         const stay = stayPriceOf(item, nights, req.currency, w);
         if (!stay) throw new LegFailure('failed', `booking has no price for listing ${req.listingId}: ${w.list.map((x) => x.message).join('; ')}`);
         const url = pageUrl(str(dig(item, 'basicPropertyData', 'location', 'countryCode')), str(dig(item, 'basicPropertyData', 'pageName'))) ?? hotelSearchUrl(String(hotelId));
-        const { currency, nightlyPrice, totalPrice, fees } = stay;
+        const { currency, basis, nightlyPrice, totalPrice, fees } = stay;
         return {
-          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: 'booking', url },
+          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: 'booking', url },
           warnings: w.list,
         };
       }),

@@ -21,6 +21,22 @@ export const ACCOMMODATION_TYPES: Readonly<Record<number, PropertyType>> = {
   228: 'cottage', // Chalet
 };
 
+/**
+ * Booking.com's broad "holiday home" type (220) covers every whole-home rental; the name the host
+ * gives it says which kind ("2BR Condo", "Seaview Apartment", "Villa Rosa"). The name refines
+ * that type only where it names a kind of the taxonomy; other types are taken as Booking.com states them.
+ */
+const NAMED_KINDS: readonly [RegExp, PropertyType][] = [
+  [/\b(condo|condominium|apartment|apt|flat|studio|penthouse|loft)s?\b/i, 'apartment'],
+  [/\bvillas?\b/i, 'villa'],
+  [/\b(cottage|chalet|cabin)s?\b/i, 'cottage'],
+];
+
+export function refineByName(typeId: number, mapped: PropertyType, name: string): PropertyType {
+  if (typeId !== 220) return mapped;
+  return NAMED_KINDS.find(([re]) => re.test(name))?.[1] ?? mapped;
+}
+
 /** Customer types of ReviewCards, in the words the service uses for trip types. */
 export const TRIP_TYPES: Readonly<Record<string, string>> = {
   FAMILIES: 'family',

@@ -14,14 +14,19 @@ export function warnOnce(w: FieldWarnings, code: string, message: string): void 
   if (!w.list.some((x) => x.code === code && x.message === message)) w.add(code, message);
 }
 
-/** An `amountPerStay` node: its unformatted number, else its printed amount in any digit grouping. */
+/**
+ * An `amountPerStay` node: its unformatted number, else its printed amount in any digit grouping.
+ * Its currency is the node's own `currency` code, or an ISO code printed in the amount; a symbol
+ * alone ("$120") names no currency, so the amount then has none (and is no price).
+ */
 function amountOf(node: unknown, currencyHint: string): Amount | null {
-  const currency = str(dig(node, 'currency'))?.toUpperCase() ?? null;
+  const printed = str(dig(node, 'amount'));
+  const printedCode = printed ? (/\b([A-Z]{3})\b/.exec(printed)?.[1] ?? null) : null;
+  const currency = str(dig(node, 'currency'))?.toUpperCase() ?? printedCode;
   const raw = num(dig(node, 'amountUnformatted'));
   if (raw !== null) return { amount: raw, currency };
-  const printed = str(dig(node, 'amount'));
   const money = printed ? parseMoney(printed, currency ?? currencyHint) : null;
-  return money ? { amount: money.amount, currency: currency ?? money.currency } : null;
+  return money ? { amount: money.amount, currency } : null;
 }
 
 function assertCurrency(found: string, wanted: string): void {
@@ -72,6 +77,9 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
   const accommodation = roundToMinor(display.amount, currency);
   return {
     currency,
+    // The display price plus every charge it excludes is what the guest pays: all-in. Without
+    // the list of excluded charges, what is on top is not stated.
+    basis: Array.isArray(charges) ? 'all_in' : 'unknown',
     nightlyPrice: roundToMinor(accommodation / nights, currency),
     totalPrice: roundToMinor(accommodation + extra, currency),
     nights,

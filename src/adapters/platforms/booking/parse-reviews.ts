@@ -1,4 +1,5 @@
 import type { Review } from '../../../domain/model/review.js';
+import { languageTag, type LanguageTag } from '../../../domain/locale.js';
 import { RATING_SCALE } from '../../../domain/platforms.js';
 import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
@@ -25,12 +26,9 @@ export function parseReviewPage(json: unknown): ReviewPage {
   return { cards, total: total !== null && total >= 0 ? total : null };
 }
 
-/** "en", "en-gb", "pt-br" -> ISO-639-1; "xu" is Booking.com's "unknown language". */
-function languageOf(lang: string | null): string | null {
-  if (!lang) return null;
-  const m = /^([a-z]{2})(?:[-_][a-z]{2,4})?$/i.exec(lang);
-  if (!m || m[1]!.toLowerCase() === 'xu') return null;
-  return m[1]!.toLowerCase();
+/** Booking.com's `lang` ("en-gb", "pt-br") as a BCP 47 tag; "xu" is its "unknown language". */
+function tagOf(lang: string | null): LanguageTag {
+  return lang && lang.toLowerCase() !== 'xu' ? languageTag(lang) : { language: null, locale: null };
 }
 
 function isoDateOfEpoch(value: unknown): string | null {
@@ -70,11 +68,12 @@ export function parseReviewCard(card: unknown, listingId: string, w: FieldWarnin
     ratingScale: RATING_SCALE.booking,
     // Titles are optional on Booking.com: null is the guest writing none.
     title: str(dig(text, 'title')),
-    text: [liked, disliked].filter((t): t is string => t !== null).join('\n'),
+    // A score-only card has neither part: its text is null, not "".
+    text: liked === null && disliked === null ? null : [liked, disliked].filter((t): t is string => t !== null).join('\n'),
     author: anonymous ? null : str(dig(card, 'guestDetails', 'username')),
     date,
     tripType: tripType ?? null,
-    language: languageOf(str(dig(text, 'lang'))),
+    ...tagOf(str(dig(text, 'lang'))),
     ownerResponse: str(dig(card, 'partnerReply', 'reply')),
     liked,
     disliked,

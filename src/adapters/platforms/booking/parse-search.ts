@@ -4,7 +4,8 @@ import { LegFailure, UpstreamFormatError } from '../../../domain/ports.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { hotelSearchUrl, pageUrl } from './ids.js';
-import { ACCOMMODATION_TYPES } from './mappings.js';
+import { ACCOMMODATION_TYPES, refineByName } from './mappings.js';
+import { cityAndRegion, starsOf } from './place-and-class.js';
 import { stayPriceOf, warnOnce } from './parse-price.js';
 
 /** Booking.com's image host; search items give photo paths relative to it. */
@@ -43,10 +44,10 @@ export function hotelItem(page: SearchPage, hotelId: number): unknown | null {
   return null;
 }
 
-function propertyType(item: unknown, w: FieldWarnings): PropertyType {
+function propertyType(item: unknown, name: string, w: FieldWarnings): PropertyType {
   const typeId = num(dig(item, 'basicPropertyData', 'accommodationTypeId'));
   const mapped = typeId === null ? undefined : ACCOMMODATION_TYPES[typeId];
-  if (mapped) return mapped;
+  if (mapped) return refineByName(typeId!, mapped, name);
   w.missing('propertyType', typeId === null ? 'no accommodation type; reported as "other"' : `accommodation type ${typeId} is not mapped; reported as "other"`);
   return 'other';
 }
@@ -110,16 +111,14 @@ export function parseSearchItem(item: unknown, ctx: ItemContext, w: FieldWarning
     platformListingId: nativeId,
     url: url ?? hotelSearchUrl(nativeId),
     name,
-    propertyType: propertyType(item, w),
+    propertyType: propertyType(item, name, w),
     location: {
       lat: num(dig(loc, 'latitude')) ?? w.missing('location.lat', 'Booking.com search results carry no coordinates'),
       lng: num(dig(loc, 'longitude')) ?? w.missing('location.lng', 'Booking.com search results carry no coordinates'),
-      city: str(dig(loc, 'city')) ?? w.missing('location.city'),
-      region: w.missing('location.region', 'Booking.com search results name no region'),
+      ...cityAndRegion(str(dig(loc, 'city')), w),
       country: countryCode && /^[a-z]{2}$/i.test(countryCode) ? countryCode.toUpperCase() : w.missing('location.country'),
     },
-    // Booking.com's stars, or its "tiles" for homes and apartments (same 1-5 scale); absent when unrated.
-    starRating: stars !== null && stars > 0 ? stars : null,
+    starRating: starsOf(dig(data, 'starRating'), stars, w),
     // A property without reviews has a score of 0 and a count of 0: no rating, positively.
     guestRating: reviewCount === 0 ? null : (rating ?? w.missing('guestRating')),
     ratingScale: RATING_SCALE.booking,

@@ -49,20 +49,24 @@ export async function reviewsLeg(fetch: Fetch, hotel: HotelKey, req: ReviewsRequ
   const first = await page(0, limits.pageSize, req.language);
   const pages = [first];
   let read = first.sent;
-  let exhausted = first.sent < limits.pageSize || (first.total !== null && read >= first.total);
-  if (!exhausted && first.total !== null) {
+  // The platform's total says where the list ends; only without one does a short page end it.
+  let exhausted = first.total !== null ? read >= first.total : first.sent < limits.pageSize;
+  // Pages at fixed offsets in parallel only when the platform fills its pages; a short first
+  // page with a larger total is followed page by page from where it ended.
+  const parallel = !exhausted && first.total !== null && first.sent >= limits.pageSize;
+  if (parallel && first.total !== null) {
     const skips: number[] = [];
     for (let s = limits.pageSize; s < Math.min(limits.maxScan, first.total); s += limits.pageSize) skips.push(s);
     const rest = await Promise.all(skips.map((s) => page(s, limits.pageSize, req.language)));
     pages.push(...rest);
     read += rest.reduce((n, p) => n + p.sent, 0);
-    exhausted = read >= first.total || rest.some((p) => p.sent < limits.pageSize);
+    exhausted = read >= first.total;
   }
-  while (!exhausted && first.total === null && read < limits.maxScan) {
+  while (!exhausted && !parallel && read < limits.maxScan) {
     const p = await page(read, limits.pageSize, req.language);
     pages.push(p);
     read += p.sent;
-    exhausted = p.sent < limits.pageSize;
+    exhausted = p.sent === 0 || (first.total !== null ? read >= first.total : p.sent < limits.pageSize);
   }
 
   const seen = new Set<string>();

@@ -1,6 +1,7 @@
 import { addDays } from '../../../domain/dates.js';
 import type { Occupancy } from '../../../domain/ports.js';
 import type { UpstreamRequest } from '../http/upstream.js';
+import { isPlaceId } from '../../../domain/listing-ids.js';
 import { isPropertyToken } from './guards.js';
 
 /**
@@ -67,4 +68,19 @@ export function searchRequest(apiKey: string, p: SearchParams): UpstreamRequest 
 export function detailsRequest(apiKey: string, token: string, dates: Dates, occupancy: Occupancy, currency: string): UpstreamRequest {
   if (!isPropertyToken(token)) throw new RangeError('not a google property token');
   return { method: 'GET', path: SERPAPI_PATH, query: { ...common(apiKey, dates, occupancy, currency), q: token, property_token: token } };
+}
+
+export const MAPS_REVIEWS_ENGINE = 'google_maps_reviews';
+
+/** SerpApi's google_maps_reviews `sort_by` for each review order the service offers. */
+export const MAPS_REVIEW_SORT = { recent: 'newestFirst', rating_desc: 'ratingHigh', rating_asc: 'ratingLow' } as const;
+
+
+/** One page of a place's Google Maps reviews; later pages follow SerpApi's `next_page_token`. */
+export function mapsReviewsRequest(apiKey: string, placeId: string, sortBy: string, pageToken: string | null): UpstreamRequest {
+  if (!isPlaceId(placeId)) throw new RangeError('not a google maps place id');
+  const query: Record<string, string> = { engine: MAPS_REVIEWS_ENGINE, place_id: placeId, hl: LANGUAGE, sort_by: sortBy };
+  if (pageToken !== null) query.next_page_token = pageToken;
+  query.api_key = apiKey;
+  return { method: 'GET', path: SERPAPI_PATH, query };
 }

@@ -6,10 +6,12 @@ import {
   type Occupancy,
   type PlatformAdapter,
   type PriceCompareRequest,
+  type ReviewsRequest,
   type SearchLegRequest,
 } from '../../../domain/ports.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../http/upstream.js';
-import { detailsRequest, placeholderDates, searchRequest, type Dates } from './client.js';
+import { detailsRequest, mapsReviewsRequest, placeholderDates, searchRequest, type Dates } from './client.js';
+import { mapsReviewsLeg } from './reviews-leg.js';
 import { answerKind, isPropertyToken } from './guards.js';
 import { PLATFORM } from './parse.js';
 import { parseListing, parseOffers, parsePrice } from './parse-details.js';
@@ -23,9 +25,8 @@ import { pagesFor, runSearch } from './search.js';
  * - search: google_hotels search (London USD, Malang IDR);
  * - listing, price, priceCompare: google_hotels property details (London, 45 OTA rates);
  *   priceCompare by name also runs a search first.
- * Not declared: availability (Google has no calendar); reviews, whose only recorded format is
- * google_maps_reviews keyed by a Maps place id that a property token does not lead to (see
- * parse-reviews.ts). Those answer platform_not_supported for live keys.
+ * - reviews: google_maps_reviews (Radisson Goa), for a Maps place id (see reviews-leg.ts).
+ * Not declared: availability (Google has no calendar): platform_not_supported for live keys.
  */
 
 export interface GoogleAdapterOptions {
@@ -37,7 +38,9 @@ export interface GoogleAdapterOptions {
 
 /** A SerpApi call takes 1 to 3 s (the recorded answers report 1.2 to 2.2 s). */
 const PER_CALL_MS = 2_500;
-const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['search', 'listing', 'price', 'priceCompare']);
+const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['search', 'listing', 'price', 'priceCompare', 'reviews']);
+/** Pages of Maps reviews read at most for one call (8 then up to 20 each). */
+const MAX_REVIEW_PAGES = 6;
 
 export function createGoogleAdapter(client: UpstreamClient, options: GoogleAdapterOptions): PlatformAdapter {
   const apiKey = options.apiKey?.trim();
@@ -80,8 +83,18 @@ export function createGoogleAdapter(client: UpstreamClient, options: GoogleAdapt
     expectedMs(op, req) {
       if (op === 'search') return pagesFor(req as SearchLegRequest) * PER_CALL_MS;
       if (op === 'priceCompare') return ((req as PriceCompareRequest).googleHotelId ? 1 : 2) * PER_CALL_MS;
+      if (op === 'reviews') {
+        const r = req as ReviewsRequest;
+        return Math.min(MAX_REVIEW_PAGES, 1 + Math.ceil(Math.max(0, r.offset + r.count + 1 - 8) / 20)) * PER_CALL_MS;
+      }
       return PER_CALL_MS;
     },
+
+    reviews: (req, signal) =>
+      mapsReviewsLeg(req, {
+        maxPages: MAX_REVIEW_PAGES,
+        fetchPage: async (placeId, sortBy, token) => (await fetchJson(mapsReviewsRequest(apiKey, placeId, sortBy, token), signal)) ?? { error: "Google hasn't returned any results for this query." },
+      }),
 
     async search(req, signal) {
       const q = req.query;
@@ -108,8 +121,8 @@ export function createGoogleAdapter(client: UpstreamClient, options: GoogleAdapt
       try {
         const quote = parsePrice(json, { listingId: req.listingId, currency: req.currency, ...req.stay });
         if (quote === null) return listing;
-        const { currency, nightlyPrice, totalPrice, nights, fees } = quote.value;
-        return { value: { ...listing.value, price: { currency, nightlyPrice, totalPrice, nights, fees } }, warnings: [...listing.warnings, ...quote.warnings] };
+        const { currency, basis, nightlyPrice, totalPrice, nights, fees } = quote.value;
+        return { value: { ...listing.value, price: { currency, basis, nightlyPrice, totalPrice, nights, fees } }, warnings: [...listing.warnings, ...quote.warnings] };
       } catch (err) {
         if (!(err instanceof LegFailure)) throw err;
         return { value: listing.value, warnings: [...listing.warnings, { code: 'price_unavailable', message: err.message, platform: PLATFORM }] };

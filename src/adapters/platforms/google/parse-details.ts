@@ -6,7 +6,7 @@ import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type Pric
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
 import { parseProperty, PLATFORM } from './parse.js';
-import { otaRates } from './rates.js';
+import { basisOf, feesCombined, otaRates } from './rates.js';
 
 /**
  * A SerpApi `engine=google_hotels` property details answer (`property_token=...`) read three ways:
@@ -50,6 +50,7 @@ export function parsePrice(json: unknown, req: PriceRequest): Adapted<Price> | n
   if (rates.length === 0) throw new LegFailure('failed', `google listed no rate for listing ${req.listingId} from ${req.checkIn} to ${req.checkOut}`);
   const best = rates.reduce((a, b) => (b.totalPrice < a.totalPrice ? b : a));
   if (best.beforeTaxes === null) w.add('price_basis_unclear', `${best.source} did not say whether its total includes taxes and fees.`);
+  else feesCombined(w, best.source);
   return {
     value: {
       platform: PLATFORM,
@@ -57,6 +58,7 @@ export function parsePrice(json: unknown, req: PriceRequest): Adapted<Price> | n
       checkIn: req.checkIn,
       checkOut: req.checkOut,
       currency: req.currency,
+      basis: basisOf(best.beforeTaxes),
       nightlyPrice: roundToMinor((best.beforeTaxes ?? best.totalPrice) / nights, req.currency),
       totalPrice: best.totalPrice,
       fees: { cleaning: null, service: null, taxes: null },
@@ -81,6 +83,6 @@ export function parseOffers(json: unknown, googleHotelId: string, stay: Stay, cu
   if (unclear.length) {
     w.add('price_basis_unclear', `${unclear.length} offer(s) did not say whether their total includes taxes and fees: ${unclear.join(', ')}.`);
   }
-  const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, currency, url: r.url }));
+  const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, basis: basisOf(r.beforeTaxes), currency, url: r.url }));
   return { value: { property: name, googleHotelId, offers }, warnings: w.list };
 }

@@ -7,25 +7,25 @@ import { answerKind } from './guards.js';
 import { PLATFORM } from './parse.js';
 
 /**
- * SerpApi `engine=google_maps_reviews` (Google Maps reviews of a place, keyed by `place_id`).
- *
- * NOT wired to the adapter's `reviews` operation, on purpose: the service's google listing id is
- * a Google Hotels `property_token`, and nothing recorded maps a token to a Maps `place_id` (the
- * property details answer carries none). The reviews of a token come from
- * `engine=google_hotels_reviews`, of which no sample exists; declaring reviews on this format
- * would either need a guessed mapping or review another place. This parser is kept, tested on
- * the recorded sample, for when a place id is at hand.
+ * SerpApi `engine=google_maps_reviews` (Google Maps reviews of a place, keyed by `place_id`), as
+ * recorded in ../shared/upstream-samples/google/anon-serpapi-google_maps_reviews-goa-hotel.json.
+ * The google reviews leg reads it for a Maps place id (see reviews-leg.ts for how the property
+ * is resolved). `place_info.reviews` is the place's review total.
  */
 
 export interface MapsReviewsPage {
   reviews: Review[];
   nextPageToken: string | null;
+  /** `place_info.reviews`: every review of the place, when stated. */
+  total: number | null;
+  /** `place_info.title`: the place the reviews are of. */
+  placeName: string | null;
   warnings: Warning[];
 }
 
 /** `listingId` is the Maps place id the reviews were asked for; an answer for another place fails. */
 export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPage {
-  if (answerKind(json) === 'no_results') return { reviews: [], nextPageToken: null, warnings: [] };
+  if (answerKind(json) === 'no_results') return { reviews: [], nextPageToken: null, total: null, placeName: null, warnings: [] };
   const echoed = str(dig(json, 'search_parameters', 'place_id')) ?? str(dig(json, 'search_parameters', 'data_id'));
   if (echoed !== placeId) throw new LegFailure('failed', `google answered for place ${echoed ?? '(unstated)'}, not ${placeId}`);
   const w = new FieldWarnings(PLATFORM);
@@ -46,17 +46,25 @@ export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPag
       rating: rating !== null && rating >= 1 && rating <= 5 ? rating : w.missing('rating'),
       ratingScale: RATING_SCALE[PLATFORM],
       title: null,
-      // A rating-only Google review has no text at all; an empty string is what it says.
-      text: str(dig(r, 'snippet')) ?? str(dig(r, 'extracted_snippet', 'original')) ?? '',
+      // A rating-only Google review has no text at all: null, not "".
+      text: str(dig(r, 'snippet')) ?? str(dig(r, 'extracted_snippet', 'original')),
       author: str(dig(r, 'user', 'name')) ?? w.missing('author'),
       date,
       tripType: str(dig(r, 'details', 'trip_type')),
       // Maps reviews carry no language (and hl may translate them): unknown, not assumed.
       language: null,
+      locale: null,
       ownerResponse: str(dig(r, 'response', 'snippet')),
       liked: null,
       disliked: null,
     });
   }
-  return { reviews, nextPageToken: str(dig(json, 'serpapi_pagination', 'next_page_token')), warnings: w.list };
+  const total = num(dig(json, 'place_info', 'reviews'));
+  return {
+    reviews,
+    nextPageToken: str(dig(json, 'serpapi_pagination', 'next_page_token')),
+    total: total !== null && Number.isInteger(total) && total >= 0 ? total : null,
+    placeName: str(dig(json, 'place_info', 'title')),
+    warnings: w.list,
+  };
 }

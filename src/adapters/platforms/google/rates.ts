@@ -41,8 +41,20 @@ export function stayPrice(entry: unknown, nights: number, currency: string, w: F
   if (before === null && !w.list.some((x) => x.code === 'price_basis_unclear')) {
     w.add('price_basis_unclear', `google did not say whether its total includes taxes and fees (first: ${label}).`);
   }
+  if (before !== null) feesCombined(w, label);
   const nightlyPrice = roundToMinor((before ?? total) / nights, currency);
-  return { currency, nightlyPrice, totalPrice: total, nights, fees: { ...NO_FEES } };
+  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: { ...NO_FEES } };
+}
+
+/** A total stated beside its before-taxes figure is all-in; a total alone does not say. */
+export function basisOf(beforeTaxes: number | null): 'all_in' | 'unknown' {
+  return beforeTaxes === null ? 'unknown' : 'all_in';
+}
+
+/** Once per answer: Google's taxes and fees are one lump, so the fee fields stay null. */
+export function feesCombined(w: FieldWarnings, label: string): void {
+  if (w.list.some((x) => x.code === 'price_fees_combined')) return;
+  w.add('price_fees_combined', `google states taxes and fees only as one amount inside its all-in total (total minus before-taxes), not split into fees.cleaning/service/taxes, which are null (first: ${label}).`);
 }
 
 export interface OtaRate {

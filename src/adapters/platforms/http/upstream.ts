@@ -21,6 +21,8 @@ export interface UpstreamRequest {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** 'html': the answer is a web page, returned as its text (challenge pages still block). Default JSON. */
+  as?: 'json' | 'html';
 }
 
 /** The platform answered that the thing asked for does not exist (404). */
@@ -47,6 +49,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A web page's text, unless it is an anti-bot page (blocked, not a format change). */
+function pageText(platform: Platform, text: string): string {
+  if (CHALLENGE.test(text.slice(0, 20_000)) && !/application\/ld\+json/i.test(text)) throw new LegFailure('blocked', `${platform} answered with a challenge page`);
+  return text;
+}
+
 /**
  * HTTP to one platform (undici Pool): timeouts, capped retries with jittered backoff for 5xx and
  * network errors, a concurrency cap, and blocked answers (403, 429, challenge pages) reported as
@@ -64,7 +72,7 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
     const res = await pool.request({
       method: req.method,
       path: `${prefix}${req.path}${search.size ? `?${search}` : ''}`,
-      headers: { accept: 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+      headers: { accept: req.as === 'html' ? 'text/html' : 'application/json', ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal,
     });
@@ -74,6 +82,8 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
     if (res.statusCode === 404) throw new UpstreamNotFound();
     if (res.statusCode >= 500) throw Object.assign(new Error(`HTTP ${res.statusCode}`), { retryable: true });
     if (res.statusCode >= 300) throw new LegFailure('failed', `${o.platform} answered HTTP ${res.statusCode}`);
+    if (req.as === 'html') return pageText(o.platform, text);
+
     try {
       return JSON.parse(text);
     } catch {

@@ -1,4 +1,5 @@
 import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
+import { basisWarning } from '../../../domain/price-basis.js';
 import { adapterSet } from '../registry.js';
 import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
 import { calendar } from './calendar.js';
@@ -34,6 +35,21 @@ function asksForAsync(op: Operation, req: unknown): boolean {
   return false;
 }
 
+const TRIGGER_VALUES: ReadonlySet<string> = new Set(Object.values(SANDBOX_TRIGGERS));
+
+/**
+ * Trigger calls are never cached: each must walk its path (202 and a job, a failed leg) every
+ * time, and a cached answer would turn `sandbox:async` into a plain 200 once a job completed.
+ */
+function isTriggerCall(op: Operation, req: unknown): boolean {
+  if (op === 'search') return TRIGGER_VALUES.has((req as SearchLegRequest).query.location);
+  if (op === 'priceCompare') {
+    const r = req as PriceCompareRequest;
+    return [r.name, r.googleHotelId].some((v) => v !== null && TRIGGER_VALUES.has(v));
+  }
+  return false;
+}
+
 function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
   if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
   if (value === SANDBOX_TRIGGERS.formatChanged) throw new UpstreamFormatError(`${platform} answered in an unknown format (sandbox trigger)`);
@@ -46,6 +62,7 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
     platform,
     operations,
     expectedMs: (op, req) => (asksForAsync(op, req) ? SANDBOX_ASYNC_PROJECTION_MS : undefined),
+    cacheable: (op, req) => !isTriggerCall(op, req),
     async search(req, signal) {
       const { location, platforms } = req.query;
       failIfUnavailable(platform, location);
@@ -66,17 +83,19 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       if (missing(req.listingId)) return null;
       const listing = listingAt(platform, req.listingId);
       const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
-      return { value: { ...listing.property, price }, warnings: [] };
+      const warning = price && basisWarning(price.basis, platform, `listing ${req.listingId}`);
+      return { value: { ...listing.property, price }, warnings: warning ? [warning] : [] };
     },
     async price(req) {
       failIfUnavailable(platform, req.listingId);
       if (missing(req.listingId)) return null;
       const listing = listingAt(platform, req.listingId);
       const quote = stayPrice(platform, listing, req, req.currency);
-      const { nightlyPrice, totalPrice, nights, fees, currency } = quote;
+      const { basis, nightlyPrice, totalPrice, nights, fees, currency } = quote;
+      const warning = basisWarning(basis, platform, `listing ${req.listingId}`);
       return {
-        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
-        warnings: [],
+        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
+        warnings: warning ? [warning] : [],
       };
     },
     async availability(req) {

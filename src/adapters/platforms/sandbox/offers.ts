@@ -1,5 +1,6 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Offer } from '../../../domain/model/price.js';
+import type { PriceBasis } from '../../../domain/model/property.js';
 import type { Stay } from '../../../domain/ports.js';
 import type { SandboxListing } from './property.js';
 import { stayPrice } from './stay-price.js';
@@ -16,6 +17,9 @@ const OTAS: { ota: string; host: string }[] = [
   { ota: 'Official site', host: 'hotel.sandbox.example.com' },
 ];
 
+/** Weighted draw of an offer's basis: 5 in 8 all-in, 2 in 8 before taxes, 1 in 8 unknown. */
+const OFFER_BASES: readonly PriceBasis[] = ['all_in', 'all_in', 'all_in', 'all_in', 'all_in', 'before_taxes', 'before_taxes', 'unknown'];
+
 /** OTA rates for one hotel and stay: each within a few percent of the hotel's own price. */
 export function sandboxOffers(googleHotelId: string, listing: SandboxListing, stay: Stay, currency: string): Offer[] {
   const r = rng(`offers:${googleHotelId}:${stay.checkIn}:${stay.checkOut}`);
@@ -23,6 +27,8 @@ export function sandboxOffers(googleHotelId: string, listing: SandboxListing, st
   return r.sample(OTAS, r.int(3, 7)).map(({ ota, host }) => ({
     ota,
     totalPrice: roundToMinor(base * r.float(0.9, 1.12, 3), currency),
+    // Most OTAs state all-in totals; some quote before taxes, a few do not say (issue 13).
+    basis: OFFER_BASES[Math.floor(r.next() * OFFER_BASES.length)]!,
     currency,
     url: `https://${host}/sandbox/${encodeURIComponent(googleHotelId)}?checkin=${stay.checkIn}&checkout=${stay.checkOut}`,
   }));

@@ -17,6 +17,9 @@ const LANGS = ['en', 'en', 'en', 'en', 'fr', 'de', 'es', 'it', 'pt'];
 const AUTHORS = ['Alex', 'Bea', 'Chen', 'Dana', 'Emil', 'Fatima', 'Gabe', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lena', 'Marco', 'Noor', 'Oscar', 'Priya'];
 const TRIP_TYPES = ['couple', 'family', 'solo', 'friends', 'business'];
 
+/** Locales a review of each language may carry; a bare language is a platform stating no region. */
+const LOCALES: Record<string, string[]> = { en: ['en', 'en-GB', 'en-US'], fr: ['fr', 'fr-FR', 'fr-CA'], de: ['de', 'de-DE', 'de-AT'], es: ['es', 'es-ES', 'es-MX'], it: ['it'], pt: ['pt-PT', 'pt-BR'] };
+
 /** Reviews are dated back from a fixed day, so the sandbox answers the same bytes every day. */
 const NEWEST_REVIEW = '2026-10-30';
 export const MAX_SANDBOX_REVIEWS = 150;
@@ -36,6 +39,11 @@ export function sandboxReview(platform: SandboxPlatform, listingId: string, i: n
   const good = r.sample(bank.good, 2).join(' ');
   const bad = share < 0.8 ? r.pick(bank.bad) : null;
   const split = platform === 'booking';
+  // Drawn apart from the review's other values, so those stay what they were: the locale, and one
+  // review in twenty that is a rating with no text at all (text null, as live platforms send it).
+  const extra = rng(`${platform}:${listingId}:review-extra:${i}`);
+  const locale = extra.pick(LOCALES[language]!);
+  const ratingOnly = extra.chance(0.05);
   return {
     platform,
     listingId,
@@ -43,13 +51,14 @@ export function sandboxReview(platform: SandboxPlatform, listingId: string, i: n
     rating: value,
     ratingScale: RATING_SCALE[platform],
     title: platform === 'booking' || platform === 'vrbo' ? r.pick(bank.titles) : null,
-    text: [good, bad].filter(Boolean).join(' '),
+    text: ratingOnly ? null : [good, bad].filter(Boolean).join(' '),
     author: r.pick(AUTHORS),
     date: addDays(NEWEST_REVIEW, -(i * 3 + r.int(0, 2))),
     tripType: platform === 'booking' || platform === 'vrbo' ? r.pick(TRIP_TYPES) : null,
     language,
+    locale,
     ownerResponse: r.chance(0.3) ? bank.reply : null,
-    liked: split ? good : null,
-    disliked: split ? bad : null,
+    liked: split && !ratingOnly ? good : null,
+    disliked: split && !ratingOnly ? bad : null,
   };
 }

@@ -5,6 +5,7 @@ import type { Warning } from '../../../domain/model/common.js';
 import { listingId, LISTINGS_PER_CITY, type SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';
 import { stayPrice } from './stay-price.js';
+import { basisWarning } from '../../../domain/price-basis.js';
 
 function matches(q: SearchQuery, p: Property): boolean {
   const guests = q.occupancy.adults + q.occupancy.children;
@@ -44,5 +45,15 @@ export function searchCity(
   if (platform === 'airbnb' && q.amenities.length) {
     warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb amenity filters are applied after retrieval, so pages may hold fewer items.', platform });
   }
-  return { items: items.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < items.length, warnings };
+  const page = items.slice(req.offset, req.offset + req.count);
+  // Booking homes carry tiles, not stars, live: their starRating is null and the leg says so.
+  if (platform === 'booking' && page.some((p) => p.propertyType !== 'hotel')) {
+    warnings.push({ code: 'rating_not_stars', message: "booking: homes and apartments carry Booking.com's quality tiles, not hotel stars; their starRating is null.", platform });
+  }
+  // One warning per basis other than all-in on this page, as a live leg gives once per answer.
+  for (const basis of new Set(page.map((p) => p.price?.basis))) {
+    const warning = basis && basisWarning(basis, platform, 'some prices on this page');
+    if (warning) warnings.push(warning);
+  }
+  return { items: page, hasMore: req.offset + req.count < items.length, warnings };
 }

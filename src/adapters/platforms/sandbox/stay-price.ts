@@ -1,6 +1,7 @@
 import { addDays, daysBetween, toDayNumber } from '../../../domain/dates.js';
 import { roundToMinor } from '../../../domain/currency.js';
-import type { StayPrice } from '../../../domain/model/property.js';
+import type { PriceBasis, StayPrice } from '../../../domain/model/property.js';
+import { hash32 } from './random.js';
 import type { Stay } from '../../../domain/ports.js';
 import type { SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';
@@ -29,7 +30,22 @@ function nightRate(base: number, date: string): number {
   return base * weekend * MONTH_FACTOR[Number(date.slice(5, 7)) - 1]!;
 }
 
-/** The all-in price of a stay, each part rounded to the currency's minor unit and summed exactly. */
+/**
+ * The basis a sandbox listing states its prices on, so clients meet every basis: most listings
+ * are all-in; one in ten (booking and google: two in ten) states its total before taxes, and one
+ * in ten does not say. Fixed per listing, like a real platform's display rules.
+ */
+export function sandboxBasis(platform: SandboxPlatform, listingId: string): PriceBasis {
+  const k = hash32(`basis:${platform}:${listingId}`) % 10;
+  if (k === 0) return 'unknown';
+  if (k === 1 || (k === 2 && (platform === 'booking' || platform === 'google'))) return 'before_taxes';
+  return 'all_in';
+}
+
+/**
+ * The price of a stay on the listing's basis, each part rounded to the currency's minor unit and
+ * summed exactly. Before taxes and unknown: taxes are not stated (null) and not in the total.
+ */
 export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string): StayPrice {
   const nights = daysBetween(stay.checkIn, stay.checkOut);
   const guests = stay.occupancy.adults + stay.occupancy.children;
@@ -43,10 +59,12 @@ export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, st
   const rule = FEES[platform];
   const cleaning = rule.cleaning === null || listing.property.propertyType === 'hotel' ? null : money(listing.baseRate * rule.cleaning);
   const service = rule.service === null ? null : money(subtotalUsd * rule.service);
-  const taxes = rule.taxes === null ? null : money(subtotalUsd * rule.taxes);
+  const basis = sandboxBasis(platform, listing.property.platformListingId);
+  const taxes = rule.taxes === null || basis !== 'all_in' ? null : money(subtotalUsd * rule.taxes);
   const total = [subtotal, cleaning, service, taxes].reduce<number>((sum, part) => sum + (part ?? 0), 0);
   return {
     currency,
+    basis,
     nightlyPrice: roundToMinor(subtotal / nights, currency),
     totalPrice: roundToMinor(total, currency),
     nights,

@@ -1,5 +1,5 @@
 import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
-import type { Property, PropertyType } from '../../../domain/model/property.js';
+import type { Amenity, Property, PropertyType } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { mapAmenityBadges, mapPropertyType } from './mappings.js';
@@ -113,6 +113,18 @@ function host(raw: unknown, w: FieldWarnings): Property['host'] {
  * The Property of one item, or null (with a warning) when the item has no usable id or name.
  * `price` is always null here: see price-summary.ts and search.ts.
  */
+
+/**
+ * Amenities from the SERP badges. Badges are a listing's highlights, not its full list, so no
+ * badge (or none that maps) does not say the listing has no amenities: that is null with a
+ * warning, never []. Vrbo's search states nowhere that a listing has none.
+ */
+function amenitiesOf(badges: unknown, w: FieldWarnings): Amenity[] | null {
+  if (!Array.isArray(badges)) return w.missing('amenities');
+  const mapped = mapAmenityBadges(badges);
+  if (mapped.length > 0) return mapped;
+  return w.missing('amenities', badges.length ? 'none of the listing\'s badges names an amenity of the taxonomy' : 'the listing shows no amenity badges');
+}
 export function parseListing(raw: unknown, ctx: ListingContext, w: FieldWarnings): Property | null {
   const id = vrboNativeId(raw);
   if (id === null) {
@@ -146,7 +158,7 @@ export function parseListing(raw: unknown, ctx: ListingContext, w: FieldWarnings
     maxOccupancy: intAtLeast(dig(raw, 'sleeps'), 1) ?? w.missing('maxOccupancy'),
     bedrooms: intAtLeast(dig(raw, 'bedrooms'), 0) ?? w.missing('bedrooms'),
     bathrooms: bathrooms(raw, w),
-    amenities: Array.isArray(badges) ? mapAmenityBadges(badges) : w.missing('amenities'),
+    amenities: amenitiesOf(badges, w),
     images: images(raw, w),
     host: host(raw, w),
     price: null,
