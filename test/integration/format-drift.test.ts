@@ -124,7 +124,7 @@ describe('an answer in an unknown format', () => {
   it('does not feed the circuit breaker: the platform stays in use', async () => {
     const { key } = await app.newKey('live', { plan: 'scale', credits: 100 });
     for (let i = 0; i < 12; i++) await expectError(await app.get('/v1/listing/airbnb/910000001', key), 502, 'upstream_format_error');
-    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&startDate=${day(30)}&endDate=${day(40)}`, key);
+    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-06-07&endDate=2027-06-13`, key);
     const body = (await res.json()) as { meta: { platformResults: Leg[] } };
     expect({ status: res.status, legs: body.meta.platformResults }).toMatchObject({ status: 200, legs: [{ platform: 'airbnb', status: 'ok' }] });
     expect(body.meta.platformResults[0]!.error).toBeUndefined();

@@ -108,7 +108,7 @@ describe('malformed listing ids', () => {
     const abuser = (await app.newKey('live', { plan: 'scale', credits: 0 })).key;
     for (let i = 0; i < 20; i++) await expectError(await app.get(`/v1/listing/airbnb/x${i}`, abuser), 400, 'invalid_listing_id');
     const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 10 });
-    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&${window}`, key);
+    const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-06-07&endDate=2027-06-13`, key);
     const body = (await res.json()) as { meta: { platformResults: { status: string }[] } };
     expect({ status: res.status, legs: body.meta.platformResults.map((r) => r.status) }).toEqual({ status: 200, legs: ['ok'] });
     expect(await balanceOf(accountId)).toBe(7);
