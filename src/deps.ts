@@ -22,6 +22,9 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
+import type { IdempotencyStore, JobEvents } from './domain/retry-ports.js';
+import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
+import { createPgJobEvents } from './adapters/postgres/job-events.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -40,6 +43,9 @@ export interface Deps {
   cache: Cache;
   limiter: RateLimiter;
   platforms: Record<KeyEnv, AdapterSet>;
+  /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
+  idempotency: IdempotencyStore;
+  jobEvents: JobEvents;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -67,6 +73,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
   const admin = createAdmin(database.db, ledger, ids);
+  const jobEvents = createPgJobEvents(databaseUrl, log);
   const revokeKey = admin.revokeKey;
   admin.revokeKey = async (keyIdOrKey) => {
     const revoked = await revokeKey(keyIdOrKey);
@@ -95,6 +102,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         halfOpenAfterMs: config.breakerHalfOpenMs,
       }),
     },
+    idempotency: createPgIdempotencyStore(database.db),
+    jobEvents,
     async ready() {
       try {
         await database.pool.query('select 1');
@@ -105,6 +114,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     },
     async close() {
       await live?.close();
+      await jobEvents.close();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

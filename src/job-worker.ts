@@ -12,7 +12,8 @@ export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner>
     heartbeatMs: worker.heartbeatMs,
     staleAfterMs: worker.staleAfterMs,
     execute: (jobId, attempt, maxAttempts) => executeJob(deps, jobId, attempt, maxAttempts),
-    deleteExpired: () => deps.jobs.deleteExpired(deps.clock.now()),
+    // Idempotency-Key answers are kept as long as jobs (24 h) and cleared by the same periodic task.
+    deleteExpired: async () => (await deps.jobs.deleteExpired(deps.clock.now())) + (await deps.idempotency.deleteExpired(deps.clock.now())),
     log: deps.log,
   });
 }
