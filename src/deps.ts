@@ -22,7 +22,10 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
-import type { IdempotencyStore, JobEvents } from './domain/retry-ports.js';
+import type { IdempotencyStore, JobEvents, WebhookStore } from './domain/retry-ports.js';
+import { createPgWebhookStore } from './adapters/postgres/webhook-store.js';
+import { systemResolver } from './adapters/webhooks/resolver.js';
+import type { ResolveHost } from './adapters/webhooks/callback-url.js';
 import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
 
@@ -46,6 +49,9 @@ export interface Deps {
   /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
   idempotency: IdempotencyStore;
   jobEvents: JobEvents;
+  /** Job webhooks and signing secrets; the resolver every callback URL is checked with. */
+  webhooks: WebhookStore;
+  resolveHost: ResolveHost;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -59,6 +65,8 @@ export interface DepsOverrides {
   log?: Logger;
   /** A connected Redis: cache and rate limits are then shared by every process. */
   redis?: Redis;
+  /** DNS for callback URLs (tests play a host that changes its address). */
+  resolveHost?: ResolveHost;
 }
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
@@ -104,6 +112,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     },
     idempotency: createPgIdempotencyStore(database.db),
     jobEvents,
+    webhooks: createPgWebhookStore(database.db),
+    resolveHost: overrides.resolveHost ?? systemResolver,
     async ready() {
       try {
         await database.pool.query('select 1');

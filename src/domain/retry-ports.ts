@@ -44,3 +44,35 @@ export interface JobEvents {
   listen(jobId: string): Promise<{ done(timeoutMs: number): Promise<boolean>; cancel(): void }>;
   close(): Promise<void>;
 }
+
+export type WebhookStatus = 'waiting' | 'pending' | 'retrying' | 'delivered' | 'failed';
+
+/** What GET /v1/jobs/{id} shows of a job's callback. */
+export interface WebhookView {
+  status: WebhookStatus;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface WebhookRecord extends WebhookView {
+  id: number;
+  jobId: string;
+  accountId: string;
+  url: string;
+}
+
+/** Job webhooks and the per-account signing secrets. */
+export interface WebhookStore {
+  /** Attaches a callback to a job; queued at once when the job has already ended. */
+  register(jobId: string, accountId: string, url: string): Promise<void>;
+  viewOf(jobId: string): Promise<WebhookView | null>;
+  find(id: number): Promise<WebhookRecord | null>;
+  /** Records an attempt; with `retryAt` the next attempt is queued in the same transaction. */
+  recordAttempt(id: number, attempt: { status: WebhookStatus; attempts: number; lastError: string | null; now: Date; retryAt: Date | null }): Promise<void>;
+  /** The account's secret, created on first use. */
+  secretOf(accountId: string): Promise<string>;
+  /** Secrets to sign with now: the current one, and the previous one for a day after a rotation. */
+  signingSecrets(accountId: string, now: Date): Promise<string[]>;
+  /** A new secret; the old one keeps signing (beside it) for 24 h. */
+  rotate(accountId: string, now: Date): Promise<{ secret: string; previousSignsUntil: Date | null }>;
+}

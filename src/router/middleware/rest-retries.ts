@@ -3,6 +3,8 @@ import type { Context } from '../context.js';
 import { t } from '../trpc.js';
 import { checkIdempotencyKey, claimIdempotencyKey, finishIdempotent, replay, requestFingerprint } from './idempotency.js';
 import { syncAnswerOf, waitForJob } from './prefer-wait.js';
+import { checkCallbackUrl } from '../../adapters/webhooks/callback-url.js';
+import { deliveryPolicy } from '../webhook-delivery.js';
 
 type Authed = Context & { principal: Principal };
 type JobAccepted = { data: { jobId: string } };
@@ -12,6 +14,8 @@ type JobAccepted = { data: { jobId: string } };
  * validation and the async projection:
  * 1. Idempotency-Key: a repeat replays the first answer (never billed again, no platform call).
  * 2. Prefer: wait=N: a call answered 202 waits for its job and answers 200 if it ends in time.
+ * 3. callbackUrl: checked (public https address) when given; a job accepted for the call POSTs
+ *    its signed result there when it ends. A call answered at once does not call back.
  * A replayed 202 honours Prefer: wait too: it waits on the same job.
  */
 export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
@@ -19,14 +23,16 @@ export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
   if (!retry) return next();
   const authed = ctx as Authed;
   const key = retry.idempotencyKey === null ? null : checkIdempotencyKey(retry.idempotencyKey);
+  const callback = retry.callbackUrl === undefined ? null : (await checkCallbackUrl(retry.callbackUrl, deliveryPolicy(ctx.deps))).url.href;
 
   let result: Awaited<ReturnType<typeof next>>;
-  const stored = key ? await claimIdempotencyKey(authed, key, requestFingerprint(path, authed.principal, input, null)) : null;
+  const stored = key ? await claimIdempotencyKey(authed, key, requestFingerprint(path, authed.principal, input, callback)) : null;
   if (stored) {
     // A middleware result made without running the operation; tRPC reads only ok and data.
     result = { ok: true, data: replay(ctx, stored), marker: 'middlewareMarker' } as unknown as typeof result;
   } else {
     result = await next();
+    if (result.ok && callback && ctx.res.status === 202) await ctx.deps.webhooks.register((result.data as JobAccepted).data.jobId, authed.principal.accountId, callback);
     await finishIdempotent(ctx, result.ok, result.ok ? result.data : undefined);
   }
 

@@ -17,6 +17,10 @@ export const JobOutput = z
     data: JobHandle.extend({
       result: z.unknown().optional().describe('When completed: exactly the data the synchronous call returns.'),
       error: JobError.optional().describe('When failed: the error the synchronous call would have answered.'),
+      webhook: z
+        .object({ status: z.enum(['waiting', 'pending', 'retrying', 'delivered', 'failed']), attempts: z.number().int(), lastError: z.string().nullable() })
+        .optional()
+        .describe('When the call gave a callbackUrl: its delivery (waiting while the job runs).'),
     }),
     meta: Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }),
   })
@@ -42,5 +46,6 @@ export const job = authedProcedure
     const waited = !isFinished(found) && ctx.transport === 'rest' && ctx.retry?.waitSeconds ? await waitForJob(ctx, found.id, ctx.retry.waitSeconds) : null;
     const { body, retryAfter } = jobAnswer(waited ?? found, ctx.requestId, ctx.deps.clock.now());
     if (retryAfter !== null) ctx.res.headers['Retry-After'] = String(retryAfter);
-    return body;
+    const webhook = await ctx.deps.webhooks.viewOf(found.id);
+    return webhook ? { ...body, data: { ...body.data, webhook } } : body;
   });
