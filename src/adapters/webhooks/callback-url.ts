@@ -18,6 +18,16 @@ export interface CheckedCallback {
 }
 
 const MAX_URL_LENGTH = 2048;
+/** A resolver that has not answered by then counts as no answer (the call is not held longer). */
+const RESOLVE_TIMEOUT_MS = 3_000;
+
+function resolveWithin(resolve: ResolveHost, host: string): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string[]>((done) => {
+    timer = setTimeout(() => done([]), RESOLVE_TIMEOUT_MS);
+  });
+  return Promise.race([resolve(host).catch(() => []), timeout]).finally(() => clearTimeout(timer));
+}
 
 function refuse(message: string, subCode = 'callback_url_not_allowed'): ServiceError {
   return new ServiceError('invalid_request', `callbackUrl: ${message}`, { param: 'callbackUrl', subCode });
@@ -45,7 +55,7 @@ export async function checkCallbackUrl(raw: unknown, policy: CallbackPolicy): Pr
   if (isIP(host)) {
     addresses = [host];
   } else {
-    addresses = await policy.resolve(host.replace(/\.$/, '')).catch(() => []);
+    addresses = await resolveWithin(policy.resolve, host.replace(/\.$/, ''));
     if (addresses.length === 0) throw refuse(`the host ${host} does not resolve.`, 'callback_url_unresolvable');
   }
   for (const address of addresses) {

@@ -11,9 +11,14 @@ type Authed = Context & { principal: Principal };
  */
 export async function waitForJob(ctx: Authed, jobId: string, seconds: number): Promise<JobRecord | null> {
   const { deps } = ctx;
+  // Listen first, then read: a job ending between the two is seen either way. Without the event
+  // connection the call answers as if no wait was asked (the job itself is safe either way).
+  const listening = await deps.jobEvents.listen(jobId).catch((err: unknown) => {
+    deps.log.warn({ requestId: ctx.requestId, err: String(err) }, 'cannot wait for the job: no job event connection');
+    return null;
+  });
+  if (!listening) return null;
   ctx.res.headers['Preference-Applied'] = `wait=${seconds}`;
-  // Listen first, then read: a job ending between the two is seen either way.
-  const listening = await deps.jobEvents.listen(jobId);
   const before = await deps.jobs.find(jobId, ctx.principal.accountId, deps.clock.now());
   if (!before || isFinished(before)) {
     listening.cancel();
