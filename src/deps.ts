@@ -22,10 +22,11 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
-import type { IdempotencyStore, JobEvents, WebhookStore } from './domain/retry-ports.js';
+import type { CallbackTargets, IdempotencyStore, JobEvents, WebhookStore } from './domain/retry-ports.js';
 import { createPgWebhookStore } from './adapters/postgres/webhook-store.js';
 import { systemResolver } from './adapters/webhooks/resolver.js';
 import type { ResolveHost } from './adapters/webhooks/callback-url.js';
+import { createCallbackTargets } from './adapters/webhooks/targets.js';
 import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
 
@@ -49,9 +50,9 @@ export interface Deps {
   /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
   idempotency: IdempotencyStore;
   jobEvents: JobEvents;
-  /** Job webhooks and signing secrets; the resolver every callback URL is checked with. */
+  /** Job webhooks and signing secrets; where callbacks may go, and their delivery. */
   webhooks: WebhookStore;
-  resolveHost: ResolveHost;
+  callbacks: CallbackTargets;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -113,7 +114,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     idempotency: createPgIdempotencyStore(database.db),
     jobEvents,
     webhooks: createPgWebhookStore(database.db),
-    resolveHost: overrides.resolveHost ?? systemResolver,
+    callbacks: createCallbackTargets(config.webhooks, overrides.resolveHost ?? systemResolver),
     async ready() {
       try {
         await database.pool.query('select 1');

@@ -76,3 +76,11 @@ export interface WebhookStore {
   /** A new secret; the old one keeps signing (beside it) for 24 h. */
   rotate(accountId: string, now: Date): Promise<{ secret: string; previousSignsUntil: Date | null }>;
 }
+
+/** Where job webhooks may go, and the delivery itself (the one URL the service fetches). */
+export interface CallbackTargets {
+  /** Checks a callbackUrl when it is given (a 400 naming it when refused); returns it normalised. */
+  check(raw: unknown): Promise<string>;
+  /** One signed POST, to an address checked again just before it. */
+  deliver(url: string, body: string, headers: Record<string, string>): Promise<{ ok: boolean; status: number | null; error: string | null }>;
+}

@@ -1,13 +1,6 @@
 import type { Deps } from '../deps.js';
-import { deliverWebhook } from '../adapters/webhooks/deliver.js';
 import { signatureHeader } from '../domain/webhook-signature.js';
 import { jobAnswer } from './job-answer.js';
-
-/** The delivery policy of this process: the address rules and limits of the config. */
-export function deliveryPolicy(deps: Deps) {
-  const { allowLoopback, timeoutMs, maxResponseBytes } = deps.config.webhooks;
-  return { allowLoopback, timeoutMs, maxResponseBytes, resolve: deps.resolveHost };
-}
 
 /**
  * One delivery attempt of a job's webhook (a graphile-worker task): POSTs what
@@ -30,7 +23,7 @@ export async function runWebhookDelivery(deps: Deps, webhookId: number): Promise
   const id = `msg_${job.id}_${hook.id}`; // the same for every attempt: receivers de-duplicate on it
   const timestamp = Math.floor(now.getTime() / 1000);
   const secrets = await deps.webhooks.signingSecrets(hook.accountId, now);
-  const outcome = await deliverWebhook(hook.url, payload, { 'Webhook-Id': id, 'Webhook-Timestamp': String(timestamp), 'Webhook-Signature': signatureHeader(secrets, id, timestamp, payload) }, deliveryPolicy(deps));
+  const outcome = await deps.callbacks.deliver(hook.url, payload, { 'Webhook-Id': id, 'Webhook-Timestamp': String(timestamp), 'Webhook-Signature': signatureHeader(secrets, id, timestamp, payload) });
   const at = deps.clock.now();
   if (outcome.ok) {
     await deps.webhooks.recordAttempt(hook.id, { status: 'delivered', attempts, lastError: null, now: at, retryAt: null });

@@ -3,8 +3,6 @@ import type { Context } from '../context.js';
 import { t } from '../trpc.js';
 import { checkIdempotencyKey, claimIdempotencyKey, finishIdempotent, replay, requestFingerprint } from './idempotency.js';
 import { syncAnswerOf, waitForJob } from './prefer-wait.js';
-import { checkCallbackUrl } from '../../adapters/webhooks/callback-url.js';
-import { deliveryPolicy } from '../webhook-delivery.js';
 
 type Authed = Context & { principal: Principal };
 type JobAccepted = { data: { jobId: string } };
@@ -23,7 +21,7 @@ export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
   if (!retry) return next();
   const authed = ctx as Authed;
   const key = retry.idempotencyKey === null ? null : checkIdempotencyKey(retry.idempotencyKey);
-  const callback = retry.callbackUrl === undefined ? null : (await checkCallbackUrl(retry.callbackUrl, deliveryPolicy(ctx.deps))).url.href;
+  const callback = retry.callbackUrl === undefined ? null : await ctx.deps.callbacks.check(retry.callbackUrl);
 
   let result: Awaited<ReturnType<typeof next>>;
   const stored = key ? await claimIdempotencyKey(authed, key, requestFingerprint(path, authed.principal, input, callback)) : null;
