@@ -99,3 +99,41 @@ describe('Prefer: wait', () => {
     }
   });
 });
+
+describe('Prefer: wait with an Idempotency-Key', () => {
+  it('a replayed 202 waits on the same job, and answers its result once it ends', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    fake.set('vrbo', { expectedMs: 30_000, delayMs: 1_500 });
+    const path = '/v1/search?location=Porto&platforms=vrbo';
+    const first = await app.get(path, key, { 'Idempotency-Key': 'wait-replay' });
+    expect(first.status).toBe(202);
+    const { data } = (await first.json()) as Answer;
+    const replayed = await app.get(path, key, { 'Idempotency-Key': 'wait-replay', Prefer: 'wait=20' });
+    fake.reset();
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('preference-applied')).toBe('wait=20');
+    const body = (await replayed.json()) as Answer;
+    expect(body.meta.creditsCharged).toBe(5);
+    const rows = await app.sql<{ entry_key: string }[]>`select entry_key from credit_ledger where account_id = ${accountId} and amount < 0`;
+    expect(rows.map((r) => r.entry_key)).toEqual([`job:${data.jobId!}`]);
+  });
+});
+
+describe('Prefer: wait at shutdown', () => {
+  it('closing the job events answers waiting long polls at once, and later ones without waiting', async () => {
+    const { key } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    fake.set('airbnb', { expectedMs: 30_000, mode: 'hang' });
+    const accepted = (await (await app.get('/v1/listing/airbnb/40000666', key)).json()) as Answer;
+    const waiting = app.get(`/v1/jobs/${accepted.data.jobId!}`, key, { Prefer: 'wait=30' });
+    await new Promise((r) => setTimeout(r, 300));
+    await app.deps.jobEvents.close();
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Answer).data.status).toMatch(/pending|running/);
+    const later = await app.get(`/v1/jobs/${accepted.data.jobId!}`, key, { Prefer: 'wait=30' });
+    expect(later.status).toBe(200);
+    expect(later.headers.get('preference-applied')).toBeNull();
+    fake.reset();
+  });
+});

@@ -9,11 +9,13 @@ const CHANNEL = 'async_job_finished';
  * async_jobs_finished trigger (migration 0011) notifies when a job ends, in whichever process
  * ended it, and wakes the requests waiting on that job. A waiting request holds only its socket
  * and a timer. Connected on first use; if the connection drops, waiters are woken (they re-read
- * the job) and the next wait reconnects.
+ * the job) and the next wait reconnects. Closing (at shutdown) wakes every waiter at once, and later
+ * calls answer without waiting, so long polls never hold a shutdown up.
  */
 export function createPgJobEvents(url: string, log: Logger): JobEvents {
   const waiters = new Map<string, Set<() => void>>();
   let client: Promise<pg.Client> | null = null;
+  let closed = false;
 
   function wakeAll(): void {
     for (const set of waiters.values()) for (const wake of set) wake();
@@ -45,6 +47,7 @@ export function createPgJobEvents(url: string, log: Logger): JobEvents {
 
   return {
     async listen(jobId) {
+      if (closed) throw new Error('job events are closed (shutting down)');
       await connection();
       let wake: () => void = () => {};
       let timer: NodeJS.Timeout | undefined;
@@ -74,6 +77,7 @@ export function createPgJobEvents(url: string, log: Logger): JobEvents {
       };
     },
     async close() {
+      closed = true;
       const c = client;
       client = null;
       wakeAll();
