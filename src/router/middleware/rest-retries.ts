@@ -30,7 +30,13 @@ export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
     result = { ok: true, data: replay(ctx, stored), marker: 'middlewareMarker' } as unknown as typeof result;
   } else {
     result = await next();
-    if (result.ok && callback && ctx.res.status === 202) await ctx.deps.webhooks.register((result.data as JobAccepted).data.jobId, authed.principal.accountId, callback);
+    try {
+      if (result.ok && callback && ctx.res.status === 202) await ctx.deps.webhooks.register((result.data as JobAccepted).data.jobId, authed.principal.accountId, callback);
+    } catch (err) {
+      // Not an answer to keep: a retry with the key runs again (and finds the same in-flight job).
+      await finishIdempotent(ctx, false, undefined);
+      throw err;
+    }
     await finishIdempotent(ctx, result.ok, result.ok ? result.data : undefined);
   }
 
