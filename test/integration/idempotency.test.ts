@@ -32,7 +32,7 @@ const withKey = (key: string, idem: string, extra: Record<string, string> = {}) 
 describe('Idempotency-Key', () => {
   it('20 parallel identical requests with one key: one charge, one platform call, the rest 409 or replays', async () => {
     const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
-    fake.set('airbnb', { delayMs: 400 });
+    fake.set('airbnb', { delayMs: 1_500 }); // long enough for every repeat to arrive while the first runs
     const calls = fake.calls();
     const path = '/v1/search?location=Lisbon&platforms=airbnb';
     const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${app.baseUrl}${path}`, { headers: withKey(key, 'order-1') })));
