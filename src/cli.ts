@@ -3,6 +3,7 @@ import { parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps } from './deps.js';
 import { isPlanCode } from './domain/plans.js';
+import { WEBHOOK_COMMANDS, runWebhookCommand } from './cli-webhooks.js';
 
 /**
  * Admin CLI (design.md section 2). Prints one JSON object on stdout; errors go to stderr with
@@ -11,6 +12,7 @@ import { isPlanCode } from './domain/plans.js';
  *   key create --account ID --env live|sandbox
  *   key revoke --key KEY_ID|KEY
  *   credits grant --account ID --amount N
+ *   webhook secret show|rotate --account ID (cli-webhooks.ts)
  */
 class UsageError extends Error {}
 
@@ -36,13 +38,14 @@ async function run(argv: string[]): Promise<unknown> {
   }
   const { positionals, values } = parsed;
   const command = positionals.join(' ');
-  const known = ['account create', 'key create', 'key revoke', 'credits grant'];
+  const known = ['account create', 'key create', 'key revoke', 'credits grant', ...WEBHOOK_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"; expected one of: ${known.join(', ')}`);
 
   const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const database = await openDatabase(config, (line) => console.error(line));
   const deps = createDeps(config, database.url);
   try {
+    if (WEBHOOK_COMMANDS.includes(command)) return await runWebhookCommand(deps, command, values, (m) => new UsageError(m));
     switch (command) {
       case 'account create': {
         if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) throw new UsageError('--email is required and must be an e-mail address');

@@ -38,6 +38,7 @@ const Env = z.object({
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
 });
 
 export interface LiveConfig {
@@ -83,7 +84,21 @@ export interface Config {
   anonymousPerMinute: number;
   logLevel: string;
   production: boolean;
+  /** Job webhooks (issue 17): delivery limits and the retry schedule (about 24 h in all). */
+  webhooks: WebhookConfig;
 }
+
+export interface WebhookConfig {
+  /** Test-only: lets a callback reach a receiver on a loopback address (over http too). */
+  allowLoopback: boolean;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Delay before each retry; an attempt past the last entry marks the webhook failed. */
+  retryScheduleMs: number[];
+}
+
+/** 10 attempts: at once, then after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h and 8 h (23.6 h in all). */
+const WEBHOOK_RETRY_SCHEDULE_MS = [10, 60, 300, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800].map((s) => s * 1000);
 
 /** A fixed development secret keeps sandbox cursors byte-identical across restarts; production must set its own. */
 const DEV_CURSOR_SECRET = 'development-cursor-secret-not-for-production';
@@ -97,6 +112,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  if (production && e.WEBHOOK_ALLOW_LOOPBACK === 'true') throw new Error('Invalid setting WEBHOOK_ALLOW_LOOPBACK: refused when NODE_ENV=production');
   if (e.PUBLIC_URL) {
     const url = new URL(e.PUBLIC_URL);
     // OAuth issuers must be https (RFC 8414); only a local address may use http.
@@ -135,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,
     production,
+    webhooks: { allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true', timeoutMs: 5_000, maxResponseBytes: 1_024, retryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS },
   };
 }
 

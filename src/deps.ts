@@ -21,6 +21,13 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
+import type { CallbackTargets, IdempotencyStore, JobEvents, WebhookStore } from './domain/retry-ports.js';
+import { createPgWebhookStore } from './adapters/postgres/webhook-store.js';
+import { systemResolver } from './adapters/webhooks/resolver.js';
+import type { ResolveHost } from './adapters/webhooks/callback-url.js';
+import { createCallbackTargets } from './adapters/webhooks/targets.js';
+import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
+import { createPgJobEvents } from './adapters/postgres/job-events.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -41,6 +48,12 @@ export interface Deps {
   platforms: Record<KeyEnv, AdapterSet>;
   /** One circuit breaker per live platform, shared by every account of this process. */
   breakers: PlatformBreakers;
+  /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
+  idempotency: IdempotencyStore;
+  jobEvents: JobEvents;
+  /** Job webhooks and signing secrets; where callbacks may go, and their delivery. */
+  webhooks: WebhookStore;
+  callbacks: CallbackTargets;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -54,6 +67,8 @@ export interface DepsOverrides {
   log?: Logger;
   /** A connected Redis: cache and rate limits are then shared by every process. */
   redis?: Redis;
+  /** DNS for callback URLs (tests play a host that changes its address). */
+  resolveHost?: ResolveHost;
 }
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
@@ -68,6 +83,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
   const admin = createAdmin(database.db, ledger, ids);
+  const jobEvents = createPgJobEvents(databaseUrl, log);
   const revokeKey = admin.revokeKey;
   admin.revokeKey = async (keyIdOrKey) => {
     const revoked = await revokeKey(keyIdOrKey);
@@ -106,6 +122,10 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         else log.info({ platform }, 'circuit breaker closed: a probe succeeded');
       },
     ),
+    idempotency: createPgIdempotencyStore(database.db),
+    jobEvents,
+    webhooks: createPgWebhookStore(database.db),
+    callbacks: createCallbackTargets(config.webhooks, overrides.resolveHost ?? systemResolver),
     async ready() {
       try {
         await database.pool.query('select 1');
@@ -116,6 +136,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     },
     async close() {
       await live?.close();
+      await jobEvents.close();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

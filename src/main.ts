@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   }
 
   onShutdown(deps.log, [
+    // Long polls answer at once (202 or the job as it stands) instead of holding the close up.
+    ['long polls', () => deps.jobEvents.close()],
     ['http server', () => {
       server.closeIdleConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

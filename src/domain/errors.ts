@@ -18,8 +18,10 @@ export const ERROR_STATUS = {
   listing_not_found: 404,
   job_not_found: 404,
   method_not_allowed: 405,
+  idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
   upstream_format_error: 502,
@@ -30,7 +32,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Codes a client may retry unchanged and expect a different outcome. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'idempotency_key_in_use']);
 
 export interface ServiceErrorInit {
   subCode?: string;

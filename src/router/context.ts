@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
+import type { IdempotencyClaim, RetryRequest } from './retry.js';
 
 /** How a call arrived; `worker` is a job being run by the job worker on behalf of its owner. */
 export type Transport = 'rest' | 'trpc' | 'mcp' | 'worker';
@@ -32,6 +33,10 @@ export interface Context {
   bodyError?: ServiceError;
   /** Set when the job worker runs a call: its charge is settled with the job's result. */
   jobId?: string;
+  /** REST only: Idempotency-Key, Prefer: wait and callbackUrl as sent (issue 17). */
+  retry?: RetryRequest;
+  /** Set once this request holds its Idempotency-Key. */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface ContextSource {
@@ -39,6 +44,7 @@ export interface ContextSource {
   /** Given when the transport already answered with an id (REST sets X-Request-Id early). */
   requestId?: string;
   bodyError?: ServiceError;
+  retry?: RetryRequest;
   authorization: string | null | undefined;
   clientAddress: string | undefined;
 }
@@ -47,6 +53,7 @@ export function createContext(deps: Deps, source: ContextSource): Context {
   const requestId = source.requestId ?? deps.ids.requestId();
   return {
     ...(source.bodyError ? { bodyError: source.bodyError } : {}),
+    ...(source.retry ? { retry: source.retry } : {}),
     deps,
     transport: source.transport,
     requestId,

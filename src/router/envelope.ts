@@ -1,4 +1,3 @@
-import { ServiceError } from '../domain/errors.js';
 import { isFailed } from '../domain/fan-out.js';
 import type { Meta, PlatformResult } from '../domain/model/common.js';
 import type { OperationEnv, OperationResult } from '../domain/operations/shared.js';
@@ -6,6 +5,7 @@ import { legCredits } from '../domain/pricing.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
+import { postCharge } from './charge.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -61,21 +61,7 @@ export function priceLegs(ctx: Authed, result: OperationResult<unknown>): Platfo
 export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promise<{ data: T; meta: Meta }> {
   const platformResults = priceLegs(ctx, result);
   const creditsCharged = platformResults.reduce((sum, r) => sum + r.creditsCharged, 0);
-  // A job's charge is posted by the worker in the transaction that stores its result.
-  if (creditsCharged > 0 && !ctx.jobId) {
-    const posted = await ctx.deps.ledger.post({
-      accountId: ctx.principal.accountId,
-      entryKey: `req:${ctx.requestId}`,
-      amount: -creditsCharged,
-      reason: result.operation,
-    });
-    if (!posted) throw new ServiceError('credit_balance_too_low', `This call costs ${creditsCharged} credits; the balance is lower. Nothing was charged.`);
-    // A request id is never reused; if its entry exists, this call was not paid for and gets no data.
-    if (posted.duplicate) throw new Error(`ledger entry req:${ctx.requestId} was already posted`);
-  }
-  ctx.res.creditsCharged = creditsCharged;
-  ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
-  return {
+  const answer = {
     data: result.data,
     meta: {
       requestId: ctx.requestId,
@@ -89,4 +75,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       warnings: result.warnings,
     },
   };
+  await postCharge(ctx, creditsCharged, result.operation, answer);
+  ctx.res.creditsCharged = creditsCharged;
+  ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
+  return answer;
 }

@@ -222,11 +222,12 @@ afterAll(async () => {
  * Connections that are neither the test's own requests to the app nor the app's PostgreSQL pool
  * (opened by the postgres driver). This app runs without Redis, so 6379 is never expected; and a
  * connection to 5432 from anywhere but the driver (a fetched `postgres://` or `http://127.0.0.1:5432`
- * URL) counts as an outsider.
+ * URL) counts as an outsider. The app's own pool is node-postgres (`pg`), which opens connections
+ * whenever it needs more (or replaced idle ones), so its connections are recognised as the driver's too.
  */
 function outsiders(connections: Connection[]): string[] {
   return connections
-    .filter((c) => !(c.to === `127.0.0.1:${appPort}` || (c.to === '127.0.0.1:5432' && /node_modules[\\/]postgres[\\/]/.test(c.stack))))
+    .filter((c) => !(c.to === `127.0.0.1:${appPort}` || (c.to === '127.0.0.1:5432' && /node_modules[\\/](postgres|pg)[\\/]/.test(c.stack))))
     .map((c) => c.to);
 }
 
@@ -320,4 +321,64 @@ describe('hostile listing URLs', () => {
     }
     expect(fake.calls() - before).toBeGreaterThanOrEqual(TARGETS.length * 2);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// callbackUrl: the one URL the service does fetch (job webhooks). Every hostile host, over https
+// and http and on another port, and every scheme trick, is refused when registered: 400 naming
+// callbackUrl, no job, no outbound connection. (Re-checking at delivery, DNS rebinding included,
+// is proven in test/integration/webhooks.test.ts.)
+
+/**
+ * The tricks that are hostile whatever DNS says: unparsable, another scheme, credentials, or a
+ * host that is an address or a loopback name. (Look-alike public names are left out: where DNS
+ * answers, a public https host is a valid callback.)
+ */
+function hostileWhereverResolved(u: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return true;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return true;
+  return net.isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 || /(^|\.)(localhost|nip\.io)\.?$/i.test(url.hostname);
+}
+const SCHEME_TRICKS = TRICKS.filter(hostileWhereverResolved);
+const HOSTILE_CALLBACKS = [
+  ...new Set([...LOOPBACK, ...METADATA, ...PRIVATE].flatMap((h) => [`https://${h}/hooks/stays`, `http://${h}/hooks/stays`, `https://${h}:8443/hooks`]).concat(SCHEME_TRICKS)),
+];
+
+describe('hostile callback URLs', () => {
+  it('are enough, and none names a public host the service could legitimately call', () => {
+    expect(HOSTILE_CALLBACKS.length).toBeGreaterThanOrEqual(200);
+  });
+
+  it('are refused at registration with 400 naming callbackUrl, with no job and no outbound connection', async () => {
+    const pool = await keys('sandbox', Math.ceil(HOSTILE_CALLBACKS.length / 25) + 1);
+    const [before] = await app.sql<{ n: string }[]>`select count(*)::text as n from async_jobs`;
+    let n = 0;
+    const wrong: string[] = [];
+    const { connections } = await recorded(() =>
+      inParallel(HOSTILE_CALLBACKS, 8, async (url) => {
+        const key = pool[n++ % pool.length]!;
+        // Alternate the GET query and the POST body forms of the same parameter.
+        const res = n % 2
+          ? await app.get(`/v1/search?location=sandbox:async&callbackUrl=${encodeURIComponent(url)}`, key)
+          : await fetch(`${app.baseUrl}/v1/search`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ location: 'sandbox:async', callbackUrl: url }),
+            });
+        const text = await res.text();
+        const error = res.status === 400 ? (JSON.parse(text) as { error: { code: string; param?: string } }).error : null;
+        if (error?.code !== 'invalid_request' || error.param !== 'callbackUrl') wrong.push(`${url} -> ${res.status} ${text.slice(0, 200)}`);
+      }),
+    );
+    console.log(`ssrf (callbackUrl): ${HOSTILE_CALLBACKS.length} URLs; connections opened meanwhile: ${[...new Set(connections.map((c) => c.to))].join(', ') || 'none'}`);
+    expect(wrong).toEqual([]);
+    expect(outsiders(connections)).toEqual([]);
+    const [after] = await app.sql<{ n: string }[]>`select count(*)::text as n from async_jobs`;
+    expect(after!.n).toBe(before!.n);
+  }, 180_000);
 });

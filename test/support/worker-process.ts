@@ -1,6 +1,7 @@
 /**
  * A job worker process for crash tests: the real runner and executor, with the platforms (the
- * edge we do not own) faked. DATABASE_URL names the test database; FAKE_DELAY_MS slows vrbo.
+ * edge we do not own) faked. DATABASE_URL names the test database; FAKE_DELAY_MS slows vrbo;
+ * WEBHOOK_ALLOW_LOOPBACK=true lets job webhooks reach the test's own receiver.
  */
 import { testConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
@@ -10,7 +11,12 @@ import { fakePlatforms } from './fake-platforms.js';
 const url = process.env.DATABASE_URL!;
 const fake = fakePlatforms();
 fake.set('vrbo', { delayMs: Number(process.env.FAKE_DELAY_MS ?? 0) });
-const config = testConfig({ legDeadlineMs: 60_000, worker: { concurrency: 2, pollIntervalMs: 200, heartbeatMs: 300, staleAfterMs: 1_500, maxAttempts: 3 } });
+const base = testConfig();
+const config = testConfig({
+  legDeadlineMs: 60_000,
+  worker: { concurrency: 2, pollIntervalMs: 200, heartbeatMs: 300, staleAfterMs: 1_500, maxAttempts: 3 },
+  webhooks: { ...base.webhooks, allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' },
+});
 const deps = createDeps(config, url, { platforms: { live: fake.adapters } });
 const runner = await startWorker(deps, url);
 console.log('worker ready');

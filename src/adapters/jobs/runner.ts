@@ -27,6 +27,8 @@ export interface JobRunnerOptions {
   /** Runs one job; throwing asks for a retry (with backoff) until the last attempt. */
   execute(jobId: string, attempt: number, maxAttempts: number): Promise<void>;
   deleteExpired(): Promise<number>;
+  /** One attempt to deliver a job's webhook (its own schedule of retries; see router/webhook-delivery). */
+  deliverWebhook?(webhookId: number): Promise<void>;
   log: Logger;
 }
 
@@ -90,6 +92,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     taskList: {
       run_operation: async (payload, helpers) => o.execute((payload as { jobId: string }).jobId, helpers.job.attempts, helpers.job.max_attempts),
       delete_expired_jobs: async () => void (await o.deleteExpired()),
+      deliver_webhook: async (payload) => void (await o.deliverWebhook?.((payload as { webhookId: number }).webhookId)),
     },
     parsedCronItems: parseCronItems([{ task: 'delete_expired_jobs', match: '*/15 * * * *', identifier: 'delete_expired_jobs' }]),
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const accounts = pgTable(
   'accounts',
@@ -143,4 +143,62 @@ export const oauthConsents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('oauth_consents_pair').on(t.accountId, t.clientId)],
+);
+
+/**
+ * Idempotency-Key (REST): the first request's answer per account and key, kept 24 h. `running`
+ * while the first request works; `done` once its answer is stored (with its charge, in one
+ * transaction).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    status: text('status').notNull().default('running'),
+    requestId: text('request_id').notNull(),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseBody: jsonb('response_body'),
+    lockedAt: timestamp('locked_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'idempotency_keys_pk', columns: [t.accountId, t.key] }),
+    check('idempotency_keys_status', sql`${t.status} in ('running', 'done')`),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** The per-account secret job webhooks are signed with; the previous one still signs for a day after rotation. */
+export const webhookSecrets = pgTable('webhook_secrets', {
+  accountId: text('account_id').primaryKey().references(() => accounts.id),
+  secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  rotatedAt: timestamp('rotated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A job's callback: `waiting` while the job runs, `pending` once queued for delivery (the
+ * async_jobs_finished trigger, migration 0011), then `retrying`, `delivered` or `failed`.
+ */
+export const jobWebhooks = pgTable(
+  'job_webhooks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobId: text('job_id').notNull().references(() => asyncJobs.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    url: text('url').notNull(),
+    status: text('status').notNull().default('waiting'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('job_webhooks_status', sql`${t.status} in ('waiting', 'pending', 'retrying', 'delivered', 'failed')`),
+    uniqueIndex('job_webhooks_job_url').on(t.jobId, t.url),
+  ],
 );

@@ -1,5 +1,6 @@
 import { ERROR_CODES, ERROR_STATUS } from '../../domain/errors.js';
 import type { OpenApiDocument } from './openapi.js';
+import { retriesDocsHtml } from './docs-retries.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -48,6 +49,7 @@ Successful data responses are <code>{ data, meta }</code>; errors are <code>{ er
 <tr><td><code>sandbox:format-changed</code></td><td>search <code>location</code>, price-compare <code>name</code> or <code>googleHotelId</code>, or any listing id</td><td>the platform answers in a format the service cannot read: that leg is <code>failed</code> with <code>error: upstream_format_changed</code>; when it is the only leg, 502 <code>upstream_format_error</code> (not retryable), 0 credits</td></tr>
 <tr><td><code>sandbox-missing</code></td><td>any listing id, <code>googleHotelId</code> or <code>name</code></td><td>404 <code>listing_not_found</code></td></tr>
 <tr><td>an unknown place</td><td>search <code>location</code></td><td>200 with no items and a <code>no_results</code> warning</td></tr></table>
+${retriesDocsHtml()}
 <h2>Endpoints</h2>${ops.join('\n')}
 <h2 id="errors">Error codes</h2><table><tr><th>Code</th><th>HTTP status</th></tr>${errors}</table>
 </body></html>`;

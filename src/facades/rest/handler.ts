@@ -6,6 +6,7 @@ import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
+import { readRetryParams } from './retry-params.js';
 import { routeTable } from './routes.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 
@@ -115,9 +116,11 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       // The core handler checks the media type itself; the body is already parsed and checked.
       req.headers['content-type'] = 'application/json';
     }
+    const retry = readRetryParams(req, req.query, req.body);
     const ctx = createContext(deps, {
       transport: 'rest',
       requestId,
+      retry,
       authorization: req.headers.authorization,
       clientAddress: req.socket.remoteAddress,
       ...(bodyError ? { bodyError } : {}),

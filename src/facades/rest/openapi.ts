@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ERROR_CODES, ERROR_STATUS } from '../../domain/errors.js';
 import { AcceptedBody } from '../../domain/model/job.js';
 import type { AppRouter } from '../../router/app-router.js';
+import { addRetryControls } from './openapi-retries.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
 type Doc = OpenApiDocument;
@@ -92,5 +93,6 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string): Doc 
       op.responses = responses;
     }
   }
+  addRetryControls(doc);
   return doc as Doc;
 }

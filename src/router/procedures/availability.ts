@@ -1,6 +1,7 @@
 import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { restRetries } from '../middleware/rest-retries.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
 import { idFromUrl, idOrUrl } from './listing-ref.js';
@@ -16,6 +17,7 @@ export const availability = authedProcedure
     },
   })
   .input(AvailabilityInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(AvailabilityOutput)
   .query(async ({ ctx, input }) => {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { Meta } from '../../domain/model/common.js';
-import type { Platform } from '../../domain/platforms.js';
-import { pollAfterSeconds, pollUrl, remainingSeconds } from '../jobs.js';
+import { isFinished, jobAnswer } from '../job-answer.js';
+import { waitForJob } from '../middleware/prefer-wait.js';
 import { authedProcedure } from '../procedure.js';
 
 const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -17,6 +17,10 @@ export const JobOutput = z
     data: JobHandle.extend({
       result: z.unknown().optional().describe('When completed: exactly the data the synchronous call returns.'),
       error: JobError.optional().describe('When failed: the error the synchronous call would have answered.'),
+      webhook: z
+        .object({ status: z.enum(['waiting', 'pending', 'retrying', 'delivered', 'failed']), attempts: z.number().int(), lastError: z.string().nullable() })
+        .optional()
+        .describe('When the call gave a callbackUrl: its delivery (waiting while the job runs).'),
     }),
     meta: Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }),
   })
@@ -39,15 +43,9 @@ export const job = authedProcedure
     if (!found) {
       throw new ServiceError('job_not_found', `No job ${input.jobId} for this account (unknown, another account's, or expired after 24 h).`, { param: 'jobId' });
     }
-    const handle = { jobId: found.id, status: found.status, pollUrl: pollUrl(found.id) };
-    const platforms = found.platforms as Platform[];
-    if (found.status === 'completed' && found.result) {
-      const { requestId: _work, ...work } = found.result.meta;
-      return { data: { ...handle, result: found.result.data }, meta: { ...work, requestId: ctx.requestId, creditsCharged: found.creditsCharged, platforms } };
-    }
-    if (found.status === 'failed') {
-      return { data: { ...handle, error: found.error as z.infer<typeof JobError> }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms } };
-    }
-    ctx.res.headers['Retry-After'] = String(pollAfterSeconds(found, now));
-    return { data: { ...handle, estimatedSeconds: remainingSeconds(found, now) }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms } };
+    const waited = !isFinished(found) && ctx.transport === 'rest' && ctx.retry?.waitSeconds ? await waitForJob(ctx, found.id, ctx.retry.waitSeconds) : null;
+    const { body, retryAfter } = jobAnswer(waited ?? found, ctx.requestId, ctx.deps.clock.now());
+    if (retryAfter !== null) ctx.res.headers['Retry-After'] = String(retryAfter);
+    const webhook = await ctx.deps.webhooks.viewOf(found.id);
+    return webhook ? { ...body, data: { ...body.data, webhook } } : body;
   });

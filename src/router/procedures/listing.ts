@@ -2,6 +2,7 @@ import { idOrUrl } from './listing-ref.js';
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { restRetries } from '../middleware/rest-retries.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
@@ -17,6 +18,7 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(ListingOutput)
   .query(async ({ ctx, input }) => {

@@ -1,6 +1,7 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { restRetries } from '../middleware/rest-retries.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
@@ -16,6 +17,7 @@ export const priceCompare = authedProcedure
     },
   })
   .input(PriceCompareInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(PriceCompareOutput)
   .query(async ({ ctx, input }) => {

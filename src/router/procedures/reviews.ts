@@ -1,6 +1,7 @@
 import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { restRetries } from '../middleware/rest-retries.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
 import { idFromUrl, idOrUrl } from './listing-ref.js';
@@ -16,6 +17,7 @@ export const reviews = authedProcedure
     },
   })
   .input(ReviewsInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(ReviewsOutput)
   .query(async ({ ctx, input }) => {

@@ -1,6 +1,7 @@
 import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { restRetries } from '../middleware/rest-retries.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
@@ -36,6 +37,7 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
 export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(SearchOutput)
   .query(run);
@@ -43,6 +45,7 @@ export const search = authedProcedure
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
+  .use(restRetries)
   .use(acceptAsync)
   .output(SearchOutput)
   .query(run);
