@@ -17,6 +17,8 @@ export interface PlatformAdapter {
   readonly operations: ReadonlySet<Operation>;
   /** How long this call is expected to take (ms), when the adapter knows better than recent latency. */
   expectedMs?(op: Operation, req: unknown): number | undefined;
+  /** How long the call takes once run as a job, when that differs from the projection (the sandbox's simulated slow call). */
+  runMs?(op: Operation, req: unknown): number | undefined;
   search?(req: SearchLegRequest, signal: AbortSignal): Promise<SearchLegResult>;
   listing?(req: ListingRequest, signal: AbortSignal): Promise<Adapted<Property> | null>;
   price?(req: PriceRequest, signal: AbortSignal): Promise<Adapted<Price> | null>;

@@ -79,7 +79,7 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
       fetch(`${app.baseUrl}/mcp${query}`, { method: 'POST', headers: { ...(auth ? { Authorization: auth } : {}), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect((await call(`Bearer ${token}`)).status).toBe(200);
     const inQuery = await call(null, `?access_token=${token}`);
-    expect(inQuery.status).toBe(401);
+    expect(inQuery.status).toBe(400); // RFC 6750 3.1: invalid_request is a 400
     expect(inQuery.headers.get('www-authenticate')).toContain('error="invalid_request"');
     await app.sql`update oauth_tokens set resource = 'https://elsewhere.example/mcp' where token_hash = ${hash}`;
     expect((await call(`Bearer ${token}`)).status).toBe(401);

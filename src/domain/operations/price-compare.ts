@@ -34,6 +34,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       platform: 'google',
       operation: 'priceCompare',
       expectedMs: adapter.expectedMs?.('priceCompare', params),
+      runMs: adapter.runMs?.('priceCompare', params),
       run: (signal) => adapter.priceCompare!(params, signal),
       count: (v) => v?.value.offers.length ?? 0,
       cache: slot(env, 'priceCompare', params),
