@@ -7,6 +7,8 @@ const Env = z.object({
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.string().url().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  SIGN_IN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -60,6 +62,8 @@ export interface Config {
   publicUrlFromEnv: boolean;
   /** Origins a browser may call /mcp from (besides the public origin and loopback). */
   mcpAllowedOrigins: string[];
+  /** Password sign-in tries per e-mail and per client address per minute (the throttle's buckets). */
+  signIn: { perAccount: number; perAddress: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
@@ -107,6 +111,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? localOrigin(e.HOST, e.PORT)).replace(/\/$/, ''),
     publicUrlFromEnv: e.PUBLIC_URL !== undefined,
+    signIn: { perAccount: e.SIGN_IN_PER_ACCOUNT_PER_MINUTE, perAddress: e.SIGN_IN_PER_ADDRESS_PER_MINUTE },
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,

@@ -1,14 +1,18 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { Deps } from '../../../deps.js';
+import { createSignInThrottle } from '../../../domain/sign-in-throttle.js';
 import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth-store.js';
-import { createOAuthProvider, SCOPES } from './provider.js';
+import { oauthErrorHandler, shortErrors } from './errors.js';
+import { createOAuthProvider } from './provider.js';
+import { SCOPES } from './scopes.js';
 import { sameSecret, signInHandler } from './sign-in.js';
 
 /**
  * The OAuth 2.1 authorization server (spec 5.5) as an Express app mounted at the origin root:
  * RFC 8414 and RFC 9728 metadata, RFC 7591 registration, /authorize, /token, /revoke (the SDK's
- * handlers), and our sign-in and consent form at /oauth/sign-in (CSRF-protected).
+ * handlers), and our sign-in and consent form at /oauth/sign-in (CSRF-protected, throttled).
+ * Every error it answers is an RFC 6749 JSON body (or the page's own 4xx), never a stack trace.
  */
 export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStore>[0], options: { rateLimit: boolean }) {
   const store = createOAuthStore(db);
@@ -16,6 +20,7 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
   const provider = createOAuthProvider(store, deps.clock, mcpUrl);
   const app = express();
   app.disable('x-powered-by');
+  app.use(shortErrors);
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
   app.use(['/token', '/revoke'], express.urlencoded({ extended: false }), async (req: Request, res: Response, next: NextFunction) => {
@@ -33,7 +38,7 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
       provider,
       issuerUrl: new URL(deps.config.publicUrl),
       resourceServerUrl: new URL(mcpUrl),
-      scopesSupported: SCOPES,
+      scopesSupported: [...SCOPES],
       resourceName: 'Accommodation Data Service',
       authorizationOptions: limits,
       tokenOptions: limits,
@@ -42,7 +47,8 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
     }),
   );
 
-  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock));
+  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn)));
+  app.use(oauthErrorHandler(deps.log));
 
   return { app, provider, store };
 }
