@@ -22,6 +22,7 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
+import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -40,6 +41,8 @@ export interface Deps {
   cache: Cache;
   limiter: RateLimiter;
   platforms: Record<KeyEnv, AdapterSet>;
+  /** Client ID Metadata Documents of OAuth clients that use a URL as client_id (fetched under SSRF rules, cached). */
+  clientMetadata: ClientMetadataFetcher;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -51,6 +54,7 @@ export interface DepsOverrides {
   cache?: Cache;
   limiter?: RateLimiter;
   log?: Logger;
+  clientMetadata?: ClientMetadataFetcher;
   /** A connected Redis: cache and rate limits are then shared by every process. */
   redis?: Redis;
 }
@@ -73,6 +77,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys.forget(); // this process stops accepting it at once; others within the cache's TTL
     return revoked;
   };
+  const cache = overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock));
   return {
     config,
     db: database.db,
@@ -85,7 +90,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys,
     ledger,
     admin,
-    cache: overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock)),
+    cache,
+    clientMetadata: overrides.clientMetadata ?? createClientMetadataFetcher(cache),
     limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { Deps } from '../../../deps.js';
 import { createSignInThrottle } from '../../../domain/sign-in-throttle.js';
 import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth-store.js';
@@ -17,7 +18,8 @@ import { sameSecret, signInHandler } from './sign-in.js';
 export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStore>[0], options: { rateLimit: boolean }) {
   const store = createOAuthStore(db);
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
-  const provider = createOAuthProvider(store, deps.clock, mcpUrl);
+  const provider = createOAuthProvider(store, deps.clock, mcpUrl, deps.clientMetadata);
+  const clientName = (id: string) => Promise.resolve(provider.clientsStore.getClient(id)).then((c) => c?.client_name ?? id, () => id);
   const app = express();
   app.disable('x-powered-by');
   app.use(shortErrors);
@@ -33,21 +35,22 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
   });
 
   const limits = options.rateLimit ? {} : { rateLimit: false as const };
-  app.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl: new URL(deps.config.publicUrl),
-      resourceServerUrl: new URL(mcpUrl),
-      scopesSupported: [...SCOPES],
-      resourceName: 'Accommodation Data Service',
-      authorizationOptions: limits,
-      tokenOptions: limits,
-      clientRegistrationOptions: limits,
-      revocationOptions: limits,
-    }),
-  );
+  const routerOptions = {
+    provider,
+    issuerUrl: new URL(deps.config.publicUrl),
+    resourceServerUrl: new URL(mcpUrl),
+    scopesSupported: [...SCOPES],
+    resourceName: 'Accommodation Data Service',
+    authorizationOptions: limits,
+    tokenOptions: limits,
+    clientRegistrationOptions: limits,
+    revocationOptions: limits,
+  };
+  // The SDK's RFC 8414 document, plus the Client ID Metadata Document support it cannot express.
+  app.use('/.well-known/oauth-authorization-server', metadataHandler({ ...createOAuthMetadata(routerOptions), client_id_metadata_document_supported: true }));
+  app.use(mcpAuthRouter(routerOptions));
 
-  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn)));
+  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn), clientName));
   app.use(oauthErrorHandler(deps.log));
 
   return { app, provider, store };

@@ -33,6 +33,8 @@ export interface SignInPage {
   requestId: string;
   csrf: string;
   clientName: string;
+  /** A registered id, or the URL of the client's metadata document. */
+  clientId: string;
   /** Where the user is sent back to: the host of the redirect URI (or the app's scheme). */
   redirectHost: string;
   askConsent: boolean;
@@ -47,6 +49,12 @@ const ENV_LABELS: [EnvChoice, string][] = [
   ['live', 'Live data, paid from my credits'],
 ];
 
+/** Who vouches for the name shown: nobody (self-registered), or the site serving the client's document. */
+function clientOrigin(clientId: string): string {
+  if (/^https?:\/\//.test(clientId)) return `This application is described by a document at <strong>${esc(new URL(clientId).host)}</strong>; its name is not verified by us.`;
+  return 'This application registered itself; its name is not verified.';
+}
+
 export function renderSignIn(p: SignInPage): string {
   const env = p.env ?? 'auto';
   const envChoices = ENV_LABELS.map(([value, label]) => `<label><input type="radio" name="env" value="${value}"${value === env ? ' checked' : ''}> ${label}</label>`).join('\n');
@@ -58,7 +66,7 @@ fieldset{margin-top:1em}.err{background:#fde8e8;color:#8a1c1c;padding:.5em;borde
 <h1>Sign in</h1>
 <p><strong>${esc(p.clientName)}</strong> asks to use the Accommodation Data Service on your behalf: read-only searches,
 availability, prices and reviews.</p>
-<p class="note" id="client-note">This application registered itself; its name is not verified. After you allow access you will be sent back to <strong id="redirect-host">${esc(p.redirectHost)}</strong>.</p>
+<p class="note" id="client-note">${clientOrigin(p.clientId)} After you allow access you will be sent back to <strong id="redirect-host">${esc(p.redirectHost)}</strong>.</p>
 ${p.error ? `<p class="err" role="alert">${esc(p.error)}</p>` : ''}
 <form method="post" action="/oauth/sign-in">
 <input type="hidden" name="request_id" value="${esc(p.requestId)}"><input type="hidden" name="csrf" value="${esc(p.csrf)}">

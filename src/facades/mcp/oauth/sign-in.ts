@@ -42,7 +42,7 @@ const envChoice = (v: unknown): EnvChoice => (v === 'sandbox' || v === 'live' ? 
  * chosen on the page. Unknown e-mails and accounts without a password are checked against a dummy
  * hash, so the answer takes as long as for a real account.
  */
-export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInThrottle) {
+export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInThrottle, clientName: (clientId: string) => Promise<string>) {
   let dummyHash: Promise<string> | null = null;
   const dummy = () => (dummyHash ??= hashPassword(newSecret('').value));
 
@@ -65,9 +65,9 @@ export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInT
       return res.redirect(302, back.toString());
     }
     const env = envChoice(body.env);
-    const clientName = String(((await store.getClient(pending.clientId))?.metadata.client_name as string | undefined) ?? pending.clientId);
+    const name = await clientName(pending.clientId);
     const again = (status: number, error: string) =>
-      res.status(status).type('html').send(renderSignIn({ requestId: pending.id, csrf, clientName, redirectHost: redirectTarget(pending.redirectUri), askConsent: true, email: email ?? '', env, error }));
+      res.status(status).type('html').send(renderSignIn({ requestId: pending.id, csrf, clientId: pending.clientId, clientName: name, redirectHost: redirectTarget(pending.redirectUri), askConsent: true, email: email ?? '', env, error }));
 
     const admission = await throttle.admit(email ?? '', req.socket.remoteAddress ?? 'unknown');
     if (!admission.allowed) {
@@ -83,7 +83,7 @@ export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInT
     const passwordOk = (await verifyPassword(password ?? '', account?.passwordHash ?? (await dummy()))) && Boolean(account?.passwordHash);
     if (!account || !passwordOk) return again(401, 'The e-mail or password is not right.');
     if (body.consent !== 'yes' && !(await store.hasConsent(account.id, pending.clientId))) {
-      return again(400, `You did not tick "Allow ${clientName} to use my account". Tick it to allow access, or choose Deny.`);
+      return again(400, `You did not tick "Allow ${name} to use my account". Tick it to allow access, or choose Deny.`);
     }
 
     await store.recordConsent(account.id, pending.clientId);
