@@ -144,6 +144,14 @@ describe('tokens', () => {
     expect((await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: flow.clientId })).status).toBe(400);
   });
 
+  it('item 3: revoking a refresh token (RFC 7009) ends the grant, access tokens included', async () => {
+    const { email } = await account();
+    const { flow, tokens } = await signIn(email);
+    const revoke = await fetch(`${app.baseUrl}/revoke`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token, client_id: flow.clientId }).toString() });
+    expect(revoke.status).toBe(200);
+    expect((await callTool(tokens.access_token, 'get_job', { jobId: 'job_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(401);
+  });
+
   it('item 4: one real scope, advertised everywhere, unknown ones refused, checked on /mcp', async () => {
     const as = (await (await app.get('/.well-known/oauth-authorization-server')).json()) as { scopes_supported: string[] };
     const pr = (await (await app.get('/.well-known/oauth-protected-resource/mcp')).json()) as { scopes_supported: string[] };

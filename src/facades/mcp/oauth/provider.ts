@@ -147,7 +147,10 @@ export function createOAuthProvider(store: OAuthStore, clock: Clock, mcpResource
     async revokeToken(client, request) {
       const hash = hashSecret(request.token);
       const found = (await store.findToken(hash, 'access', now())) ?? (await store.findToken(hash, 'refresh', now()));
-      if (found && found.clientId === client.client_id) await store.revokeToken(hash, now());
+      if (!found || found.clientId !== client.client_id) return;
+      await store.revokeToken(hash, now());
+      // RFC 7009 2.1: revoking a refresh token ends the grant, with the access tokens it issued.
+      if (found.kind === 'refresh' && found.familyId) await store.revokeFamily(found.familyId, now());
     },
   };
 }
