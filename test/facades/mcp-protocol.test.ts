@@ -50,6 +50,25 @@ describe('transport', () => {
     expect((await rpc(list)).status).toBe(200);
   });
 
+  it('item 10: bound to loopback, a rebound Host name is refused; loopback and the public host are served', async () => {
+    const { request } = await import('node:http');
+    const call = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${app.baseUrl}/mcp`);
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { Host: host, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(list));
+      });
+    expect(await call('evil.example.com')).toBe(403);
+    expect(await call('attacker.example:3000')).toBe(403);
+    expect(await call(new URL(app.baseUrl).host)).toBe(200);
+    expect(await call('localhost:1234')).toBe(200);
+    expect(await call('console.example.com')).toBe(200); // the host of a configured origin
+  });
+
   it('item 11: GET and DELETE answer 405 with Allow: POST (no idle SSE stream), even before auth', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await rpc(undefined, { Accept: 'text/event-stream' }, method);

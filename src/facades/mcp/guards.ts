@@ -22,6 +22,24 @@ export function originAllowed(origin: string | undefined, publicUrl: string, all
   return allowed.includes(url.origin);
 }
 
+/**
+ * DNS rebinding defence for a service bound to loopback (the default): a page on a rebound name
+ * reaches us with its own name as Host. Then only loopback names, the public host and configured
+ * origins' hosts are served. Bound elsewhere (behind a proxy), Host is the proxy's business.
+ */
+export function hostAllowed(host: string | undefined, bindHost: string, publicUrl: string, allowedOrigins: readonly string[]): boolean {
+  if (!LOOPBACK.has(bindHost) && bindHost !== '::1') return true;
+  if (!host) return false;
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (LOOPBACK.has(name) || name === new URL(publicUrl).hostname) return true;
+  return allowedOrigins.some((o) => URL.canParse(o) && new URL(o).hostname === name);
+}
+
 export interface RpcError {
   id: string | number | null;
   code: number;

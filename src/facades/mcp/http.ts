@@ -7,7 +7,7 @@ import type { Principal } from '../../domain/service-ports.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
-import { badToolCall, originAllowed } from './guards.js';
+import { badToolCall, hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler } from './server.js';
 
 /**
@@ -57,8 +57,12 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider) {
   }
 
   return async function mcpHttp(req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
-    if (!originAllowed(req.headers.origin, deps.config.publicUrl, deps.config.mcpAllowedOrigins)) {
+    const { publicUrl, mcpAllowedOrigins, host } = deps.config;
+    if (!originAllowed(req.headers.origin, publicUrl, mcpAllowedOrigins)) {
       return rpcError(res, 403, null, -32000, 'Forbidden: this Origin may not call /mcp (set MCP_ALLOWED_ORIGINS to allow it).');
+    }
+    if (!hostAllowed(req.headers.host, host, publicUrl, mcpAllowedOrigins)) {
+      return rpcError(res, 403, null, -32000, 'Forbidden: this Host is not served (set PUBLIC_URL to the name clients use).');
     }
     if (req.method !== 'POST') {
       return rpcError(res, 405, null, -32000, 'Method not allowed: this stateless server answers POST only (no SSE stream, no session to delete).', { Allow: 'POST' });
