@@ -232,5 +232,9 @@ describe('errors', () => {
     expect(direct.error_description).toBe('client_id is required');
     const token = (await (await tokenRequest({ grant_type: 'authorization_code', client_id: flow.clientId })).json()) as { error: string; error_description: string };
     expect(token).toEqual({ error: 'invalid_request', error_description: 'code is required' });
+    const elsewhere = await flow.authorize({ resource: 'https://elsewhere.example.com/mcp' });
+    const target = new URL(elsewhere.headers.get('location')!);
+    expect(target.searchParams.get('error')).toBe('invalid_target'); // RFC 8707
+    expect(target.searchParams.get('error_description')).toMatch(/^resource: /);
   });
 });

@@ -38,7 +38,7 @@ async function expectOAuthError(res: Response, what: string): Promise<{ error: s
   expect(res.headers.get('content-type'), what).toMatch(/application\/json/);
   expect(text, what).not.toMatch(/at .+\.(js|ts):\d+|SELECT|node_modules|\/work\//i);
   const body = JSON.parse(text) as { error: string };
-  expect(body.error, what).toMatch(/^(invalid_request|invalid_client|invalid_grant|unauthorized_client|unsupported_grant_type|invalid_scope|invalid_client_metadata|invalid_redirect_uri|invalid_token|unsupported_token_type|method_not_allowed)$/);
+  expect(body.error, what).toMatch(/^(invalid_request|invalid_client|invalid_grant|unauthorized_client|unsupported_grant_type|invalid_scope|invalid_target|invalid_client_metadata|invalid_redirect_uri|invalid_token|unsupported_token_type|method_not_allowed)$/);
   return body as { error: string; error_description?: string };
 }
 

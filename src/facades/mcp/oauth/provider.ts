@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
-import { InvalidGrantError, InvalidRequestError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -48,10 +48,10 @@ export function createOAuthProvider(store: OAuthStore, clock: Clock, mcpResource
     return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh.value, scope: scopes.join(' ') };
   }
 
-  /** Tokens are for this service's /mcp resource only (RFC 8707). */
+  /** Tokens are for this service's /mcp resource only (RFC 8707: another one is invalid_target). */
   function boundResource(resource: URL | string | null | undefined): string {
     const r = resource ? String(resource) : mcpResource;
-    if (r !== mcpResource) throw new InvalidGrantError(`Tokens can only be issued for ${mcpResource}`);
+    if (r !== mcpResource) throw new InvalidTargetError(`resource: tokens can only be issued for ${mcpResource}`);
     return r;
   }
 
