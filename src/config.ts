@@ -6,6 +6,9 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.string().url().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
+  SIGN_IN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -54,7 +57,17 @@ export interface LiveConfig {
 export interface Config {
   port: number;
   host: string;
+  /**
+   * The public origin of the API, the OAuth issuer and the MCP resource. Unset, it is the address
+   * the service listens on (see `atListeningPort`), so OAuth works at the printed address.
+   */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set; when not, publicUrl follows the port actually bound. */
+  publicUrlFromEnv: boolean;
+  /** Origins a browser may call /mcp from (besides the public origin and loopback). */
+  mcpAllowedOrigins: string[];
+  /** Password sign-in tries per e-mail and per client address per minute (the throttle's buckets). */
+  signIn: { perAccount: number; perAddress: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
@@ -123,7 +136,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: (e.PUBLIC_URL ?? localOrigin(e.HOST, e.PORT)).replace(/\/$/, ''),
+    publicUrlFromEnv: e.PUBLIC_URL !== undefined,
+    signIn: { perAccount: e.SIGN_IN_PER_ACCOUNT_PER_MINUTE, perAddress: e.SIGN_IN_PER_ADDRESS_PER_MINUTE },
+    mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     dataDir: e.DATA_DIR,
@@ -153,6 +169,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     production,
     webhooks: { allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true', timeoutMs: 5_000, maxResponseBytes: 1_024, retryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS },
   };
+}
+
+/** The address a local client reaches the listener at: a wildcard bind is reached through localhost. */
+export function localOrigin(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${h}:${port}`;
+}
+
+/** The config once the listener is bound (PORT=0 picks a port): the default public URL follows it. */
+export function atListeningPort(config: Config, port: number): Config {
+  return { ...config, port, publicUrl: config.publicUrlFromEnv ? config.publicUrl : localOrigin(config.host, port) };
 }
 
 /** A Config for tests: every field explicit, no environment read. */

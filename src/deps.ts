@@ -28,6 +28,7 @@ import type { ResolveHost } from './adapters/webhooks/callback-url.js';
 import { createCallbackTargets } from './adapters/webhooks/targets.js';
 import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
+import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -54,6 +55,8 @@ export interface Deps {
   /** Job webhooks and signing secrets; where callbacks may go, and their delivery. */
   webhooks: WebhookStore;
   callbacks: CallbackTargets;
+  /** Client ID Metadata Documents of OAuth clients that use a URL as client_id (fetched under SSRF rules, cached). */
+  clientMetadata: ClientMetadataFetcher;
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,6 +68,7 @@ export interface DepsOverrides {
   cache?: Cache;
   limiter?: RateLimiter;
   log?: Logger;
+  clientMetadata?: ClientMetadataFetcher;
   /** A connected Redis: cache and rate limits are then shared by every process. */
   redis?: Redis;
   /** DNS for callback URLs (tests play a host that changes its address). */
@@ -90,6 +94,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys.forget(); // this process stops accepting it at once; others within the cache's TTL
     return revoked;
   };
+  const cache = overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock));
   return {
     config,
     db: database.db,
@@ -102,7 +107,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys,
     ledger,
     admin,
-    cache: overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock)),
+    cache,
+    clientMetadata: overrides.clientMetadata ?? createClientMetadataFetcher(cache),
     limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),

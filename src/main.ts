@@ -1,9 +1,10 @@
 import { writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseConfig } from './config.js';
+import { createServer } from 'node:http';
+import { atListeningPort, localOrigin, parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
-import { createHttpServer } from './server.js';
+import { createRequestHandler } from './server.js';
 import { connectRedis } from './adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
 import { onShutdown } from './shutdown.js';
@@ -22,19 +23,23 @@ async function ensureDemoAccount(deps: Deps, dataDir: string): Promise<string | 
 }
 
 async function main(): Promise<void> {
-  const config = parseConfig(process.env);
-  const database = await openDatabase(config, (line) => console.error(line));
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const env = parseConfig(process.env);
+  const database = await openDatabase(env, (line) => console.error(line));
+  const redis = env.redisUrl ? await connectRedis(env.redisUrl) : undefined;
+  // Bound first, so that with PORT=0 the default public URL (the OAuth issuer and the MCP resource)
+  // is the address printed below. Nothing awaits between binding and attaching the handler.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(env.port, env.host, resolve));
+  const address = server.address();
+  const config = atListeningPort(env, typeof address === 'object' && address ? address.port : env.port);
   const deps = createDeps(config, database.url, redis ? { redis } : {});
+  server.on('request', createRequestHandler(deps));
   const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
-  const server = createHttpServer(deps);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
 
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-  console.log(`Accommodation Data Service listening on ${where} (docs: ${where}/docs)`);
+  const where = localOrigin(config.host, config.port);
+  console.log(`Accommodation Data Service listening on ${where} (docs: ${config.publicUrl}/docs)`);
+  console.log(`MCP: ${config.publicUrl}/mcp (OAuth issuer ${config.publicUrl}; set PUBLIC_URL when clients reach it elsewhere)`);
   if (database.embedded) console.log(`Database: embedded PostgreSQL in ${path.resolve(config.dataDir, 'pg')}`);
   console.log(runner ? 'Job worker: in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'Job worker: not in this process');
   console.log(redis ? 'Cache and rate limits: Redis (shared by every process)' : 'Cache and rate limits: in-process (set REDIS_URL to share them)');

@@ -19,6 +19,11 @@ export interface HttpServerOptions {
 }
 
 export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): Server {
+  return createServer(createRequestHandler(deps, options));
+}
+
+/** The request handler alone, for a listener bound before the public URL is known (PORT=0). */
+export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl);
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
@@ -56,13 +61,13 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
     sendError(res, new ServiceError('not_found', `No endpoint at ${path}. The API lives under /v1; see /docs.`), deps.ids.requestId(), deps);
   }
 
-  return createServer((req, res) => {
+  return (req, res) => {
     route(req, res).catch((err: unknown) => {
       const requestId = deps.ids.requestId();
       deps.log.error({ requestId, err }, 'unhandled error in HTTP front router');
       sendError(res, new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps);
     });
-  });
+  };
 }
 
 /** Served by the OAuth authorization server (mounted at the origin root, as MCP clients expect). */

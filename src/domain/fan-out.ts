@@ -27,6 +27,8 @@ export interface LegSpec<T> {
   cache?: CacheSlot;
   /** The adapter's own estimate of this call's duration, when it has one. */
   expectedMs?: number | undefined;
+  /** What the leg takes once run as a job, when it differs from the projection; the job's estimate. */
+  runMs?: number | undefined;
 }
 
 /** What legs run with: their deadline, the cache, the async projection and an observer. */
@@ -52,6 +54,8 @@ export class AsyncRequired extends Error {
   constructor(
     readonly projectedMs: number,
     readonly platforms: Platform[],
+    /** What the job is expected to take: the projection, unless the legs know better. */
+    readonly estimatedMs: number = projectedMs,
   ) {
     super(`projected to take ${projectedMs} ms`);
     this.name = 'AsyncRequired';
@@ -137,8 +141,10 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
   const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache) : null)));
   const misses = specs.filter((_, i) => hits[i] === null);
   if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
-    const projected = Math.max(...misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0));
-    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))]);
+    const projections = misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0);
+    const projected = Math.max(...projections);
+    const estimated = Math.max(...misses.map((s, i) => s.runMs ?? projections[i]!));
+    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
   }
   return Promise.all(
     specs.map(async (spec, i) => {

@@ -19,6 +19,8 @@ export interface PlatformAdapter {
   expectedMs?(op: Operation, req: unknown): number | undefined;
   /** false: this call's answer must not be cached (the sandbox's trigger values); absent: cacheable. */
   cacheable?(op: Operation, req: unknown): boolean;
+  /** How long the call takes once run as a job, when that differs from the projection (the sandbox's simulated slow call). */
+  runMs?(op: Operation, req: unknown): number | undefined;
   search?(req: SearchLegRequest, signal: AbortSignal): Promise<SearchLegResult>;
   listing?(req: ListingRequest, signal: AbortSignal): Promise<Adapted<Property> | null>;
   price?(req: PriceRequest, signal: AbortSignal): Promise<Adapted<Price> | null>;

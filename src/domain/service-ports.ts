@@ -18,8 +18,8 @@ export interface KeyStore {
   findByHash(keyHash: string): Promise<Principal | null>;
   /** The principal of a key by id, revoked or not: a job accepted for a key runs to its end. */
   findById(keyId: string): Promise<Principal | null>;
-  /** The principal of an account signed in through OAuth (MCP): live data, the account's own credits. */
-  forAccount(accountId: string, via: string): Promise<Principal | null>;
+  /** The principal of an account signed in through OAuth (MCP), with the key kind chosen at consent. */
+  forAccount(accountId: string, via: string, env: KeyEnv): Promise<Principal | null>;
 }
 
 export interface RateDecision {

@@ -55,20 +55,27 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
     await client.close();
   });
 
-  it('rotates refresh tokens: the new one works, the spent one is refused', async () => {
+  it('rotates refresh tokens: the new one works until the spent one is replayed, which revokes the family', async () => {
     const { oauth } = await signedIn('ben@example.com');
     const clientId = oauth.clientInformation()!.client_id;
     const refresh = (rt: string) =>
       fetch(`${app.baseUrl}/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: rt, client_id: clientId }).toString() });
+    const list = (token: string) =>
+      fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     const first = await refresh(oauth.tokens()!.refresh_token!);
     expect(first.status).toBe(200);
     const fresh = (await first.json()) as { access_token: string; refresh_token: string };
     expect(fresh.refresh_token).not.toBe(oauth.tokens()!.refresh_token);
+    expect((await list(fresh.access_token)).status).toBe(200);
+    const second = (await (await refresh(fresh.refresh_token)).json()) as { access_token: string; refresh_token: string };
+    expect((await list(second.access_token)).status).toBe(200);
+
+    // RFC 9700 4.14: a spent refresh token presented again means a copy leaked; the family dies.
     const replay = await refresh(oauth.tokens()!.refresh_token!);
     expect(replay.status).toBe(400);
     expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
-    const ok = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${fresh.access_token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
-    expect(ok.status).toBe(200);
+    expect((await list(second.access_token)).status).toBe(401);
+    expect((await refresh(second.refresh_token)).status).toBe(400);
   });
 
   it('refuses expired tokens, tokens for another audience and tokens in the query string', async () => {
@@ -79,7 +86,7 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
       fetch(`${app.baseUrl}/mcp${query}`, { method: 'POST', headers: { ...(auth ? { Authorization: auth } : {}), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect((await call(`Bearer ${token}`)).status).toBe(200);
     const inQuery = await call(null, `?access_token=${token}`);
-    expect(inQuery.status).toBe(401);
+    expect(inQuery.status).toBe(400); // RFC 6750 3.1: invalid_request is a 400
     expect(inQuery.headers.get('www-authenticate')).toContain('error="invalid_request"');
     await app.sql`update oauth_tokens set resource = 'https://elsewhere.example/mcp' where token_hash = ${hash}`;
     expect((await call(`Bearer ${token}`)).status).toBe(401);

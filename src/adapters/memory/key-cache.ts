@@ -21,7 +21,7 @@ export function cachedKeyStore(inner: KeyStore, clock: Clock, ttlMs = 2_000, max
       return principal;
     },
     findById: (keyId) => inner.findById(keyId),
-    forAccount: (accountId, via) => inner.forAccount(accountId, via),
+    forAccount: (accountId, via, env) => inner.forAccount(accountId, via, env),
     forget: () => entries.clear(),
   };
 }

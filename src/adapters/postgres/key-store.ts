@@ -33,14 +33,14 @@ export function createPgKeyStore(db: Db): KeyStore {
   return {
     findByHash: (keyHash) => find(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))!),
     findById: (keyId) => find(eq(apiKeys.id, keyId)),
-    async forAccount(accountId, via) {
+    async forAccount(accountId, via, env) {
       const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
       if (!row) return null;
       return {
         accountId: row.id,
         keyId: via,
         keyPrefix: 'oauth',
-        env: 'live',
+        env,
         plan: isPlanCode(row.plan) ? row.plan : 'free',
         subscriptionStatus: row.subscriptionStatus,
         emailVerified: row.emailVerified,

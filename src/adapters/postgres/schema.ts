@@ -105,19 +105,27 @@ export const oauthRequests = pgTable('oauth_requests', {
   resource: text('resource'),
   csrfHash: text('csrf_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** Password tries on this request; past the cap the request is dropped. */
+  attempts: integer('attempts').notNull().default(0),
 });
 
-export const oauthCodes = pgTable('oauth_codes', {
-  codeHash: text('code_hash').primaryKey(),
-  clientId: text('client_id').notNull(),
-  accountId: text('account_id').notNull().references(() => accounts.id),
-  redirectUri: text('redirect_uri').notNull(),
-  codeChallenge: text('code_challenge').notNull(),
-  scopes: jsonb('scopes').$type<string[]>().notNull(),
-  resource: text('resource'),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-});
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    clientId: text('client_id').notNull(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    resource: text('resource'),
+    /** Sandbox or live, chosen on the consent page; the tokens act with this key kind. */
+    keyEnv: text('key_env').notNull().default('live'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [check('oauth_codes_key_env', sql`${t.keyEnv} in ('live', 'sandbox')`)],
+);
 
 export const oauthTokens = pgTable(
   'oauth_tokens',
@@ -128,11 +136,19 @@ export const oauthTokens = pgTable(
     accountId: text('account_id').notNull().references(() => accounts.id),
     scopes: jsonb('scopes').$type<string[]>().notNull(),
     resource: text('resource'),
+    keyEnv: text('key_env').notNull().default('live'),
+    /** The hash of the authorization code the chain of tokens started from; reuse revokes the family. */
+    familyId: text('family_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('oauth_tokens_kind', sql`${t.kind} in ('access', 'refresh')`), index('oauth_tokens_account_idx').on(t.accountId)],
+  (t) => [
+    check('oauth_tokens_kind', sql`${t.kind} in ('access', 'refresh')`),
+    check('oauth_tokens_key_env', sql`${t.keyEnv} in ('live', 'sandbox')`),
+    index('oauth_tokens_account_idx').on(t.accountId),
+    index('oauth_tokens_family_idx').on(t.familyId),
+  ],
 );
 
 export const oauthConsents = pgTable(

@@ -37,6 +37,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
       platform: 'google',
       operation: 'priceCompare',
       expectedMs: adapter.expectedMs?.('priceCompare', params),
+      runMs: adapter.runMs?.('priceCompare', params),
       run: (signal) => adapter.priceCompare!(params, signal),
       count: (v) => v?.value.offers.length ?? 0,
       cache: adapter.cacheable?.('priceCompare', params) === false ? undefined : slot(env, 'priceCompare', params),

@@ -35,6 +35,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
         platform: adapter.platform,
         operation: 'search',
         expectedMs: adapter.expectedMs?.('search', req),
+        runMs: adapter.runMs?.('search', req),
         run: (signal) => adapter.search!(req, signal),
         count: (v) => v.items.length,
         cache: adapter.cacheable?.('search', req) === false ? undefined : slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),

@@ -2,32 +2,46 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { errorBody } from '../../domain/errors.js';
 import type { Principal } from '../../domain/service-ports.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
+import { protocolError } from './guards.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
 
+/**
+ * The text a model reads. Many clients hand the model only `content`, so it carries the whole
+ * result as compact JSON (MCP 2025-11-25: structured results SHOULD also be serialised as text),
+ * after one line a human or a model can act on.
+ */
 function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<string, unknown> }, accepted: boolean): string {
-  const credits = result.meta.creditsCharged;
+  const json = JSON.stringify(result);
   if (accepted) {
     const job = result.data as { jobId: string; estimatedSeconds?: number };
-    return `Accepted as job ${job.jobId} (about ${job.estimatedSeconds ?? '?'} s). Poll it with get_job; polling is free.`;
+    return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${json}`;
+  }
+  if (tool.name === 'get_job') {
+    const job = result.data as { jobId: string; status: string; estimatedSeconds?: number; error?: { message?: string } };
+    const state =
+      job.status === 'completed' ? 'completed; data.result holds the result'
+      : job.status === 'failed' ? `failed: ${job.error?.message ?? 'see data.error'}; nothing was charged`
+      : `${job.status}, about ${job.estimatedSeconds ?? '?'} s left; poll again`;
+    return `Job ${job.jobId} is ${state}.\n${json}`;
   }
   const count = Array.isArray(result.data) ? `${result.data.length} item(s)` : 'one result';
   const more = (result.meta.pagination as { nextCursor?: string | null } | null)?.nextCursor ? ' More pages: pass meta.pagination.nextCursor as cursor.' : '';
-  return `${tool.title}: ${count}, ${credits} credit(s) charged.${more} Full data in structuredContent.`;
+  return `${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}\n${json}`;
 }
 
 /** Runs one tool through the same tRPC procedure as REST, for an already authenticated principal. */
 export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}`);
+  if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
   const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress }), principal };
   try {
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
@@ -53,7 +67,8 @@ export function createMcpHandler(deps: Deps) {
     description: t.description,
     inputSchema: inputJsonSchema(t.input) as Tool['inputSchema'],
     outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
-    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false },
+    // Data tools reach out to the platforms; get_job only reads our own job table.
+    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: t.name !== 'get_job', destructiveHint: false },
   }));
 
   // One validator for every request's server: building one per request cost 12% of MCP CPU.

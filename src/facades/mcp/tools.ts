@@ -60,11 +60,27 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
     if ('default' in prop && asInput.properties?.[name]) asInput.properties[name] = { ...asInput.properties[name], default: prop.default };
   }
   delete asInput.$schema;
-  return asInput;
+  return standardKeywords(asInput);
 }
 
 export function outputJsonSchema(output: z.ZodObject): JsonSchema {
   const schema = z.toJSONSchema(z.object(output.shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   delete schema.$schema;
-  return schema;
+  return standardKeywords(schema);
+}
+
+/**
+ * JSON Schema has `examples` (an array), not OpenAPI's `example`: strict validators (Ajv in strict
+ * mode, which several clients run) refuse to compile a schema with an unknown keyword.
+ */
+function standardKeywords<T>(node: T, namesOnly = false): T {
+  if (Array.isArray(node)) return node.map((n) => standardKeywords(n)) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    // Under `properties` the keys are field names, not keywords.
+    if (k === 'example' && !namesOnly) out.examples = [v];
+    else out[k] = standardKeywords(v, k === 'properties' && !namesOnly);
+  }
+  return out as T;
 }

@@ -11,7 +11,7 @@ import { t } from '../trpc.js';
 export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
   const result = await next();
   if (result.ok || ctx.transport === 'worker' || !(result.error.cause instanceof AsyncRequired)) return result;
-  const { projectedMs, platforms } = result.error.cause;
+  const { estimatedMs, platforms } = result.error.cause;
   const principal = ctx.principal!;
   const now = ctx.deps.clock.now();
   const { job } = await ctx.deps.jobs.enqueue({
@@ -23,7 +23,7 @@ export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
     input,
     dedupKey: jobDedupKey(path, principal.env, input),
     platforms,
-    estimatedSeconds: Math.max(1, Math.ceil(projectedMs / 1000)),
+    estimatedSeconds: Math.max(1, Math.ceil(estimatedMs / 1000)),
     now,
     expiresAt: new Date(now.getTime() + JOB_RETENTION_MS),
   });

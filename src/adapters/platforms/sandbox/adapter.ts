@@ -21,6 +21,8 @@ const PARTIAL_CITY = 0;
 /** `sandbox:async` is projected past any threshold, and when run as a job takes this long. */
 export const SANDBOX_ASYNC_PROJECTION_MS = 20_000;
 const SANDBOX_ASYNC_RUN_MS = 1_500;
+/** What a client sees as the job's estimate: the run plus the worker picking the job up (about 1 s). */
+export const SANDBOX_ASYNC_JOB_MS = SANDBOX_ASYNC_RUN_MS + 1_000;
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -63,6 +65,7 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
     operations,
     expectedMs: (op, req) => (asksForAsync(op, req) ? SANDBOX_ASYNC_PROJECTION_MS : undefined),
     cacheable: (op, req) => !isTriggerCall(op, req),
+    runMs: (op, req) => (asksForAsync(op, req) ? SANDBOX_ASYNC_JOB_MS : undefined),
     async search(req, signal) {
       const { location, platforms } = req.query;
       failIfUnavailable(platform, location);

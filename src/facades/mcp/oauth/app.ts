@@ -1,21 +1,28 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { Deps } from '../../../deps.js';
+import { createSignInThrottle } from '../../../domain/sign-in-throttle.js';
 import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth-store.js';
-import { createOAuthProvider, SCOPES } from './provider.js';
+import { oauthErrorHandler, shortErrors } from './errors.js';
+import { createOAuthProvider } from './provider.js';
+import { SCOPES } from './scopes.js';
 import { sameSecret, signInHandler } from './sign-in.js';
 
 /**
  * The OAuth 2.1 authorization server (spec 5.5) as an Express app mounted at the origin root:
  * RFC 8414 and RFC 9728 metadata, RFC 7591 registration, /authorize, /token, /revoke (the SDK's
- * handlers), and our sign-in and consent form at /oauth/sign-in (CSRF-protected).
+ * handlers), and our sign-in and consent form at /oauth/sign-in (CSRF-protected, throttled).
+ * Every error it answers is an RFC 6749 JSON body (or the page's own 4xx), never a stack trace.
  */
 export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStore>[0], options: { rateLimit: boolean }) {
   const store = createOAuthStore(db);
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
-  const provider = createOAuthProvider(store, deps.clock, mcpUrl);
+  const provider = createOAuthProvider(store, deps.clock, mcpUrl, deps.clientMetadata);
+  const clientName = (id: string) => Promise.resolve(provider.clientsStore.getClient(id)).then((c) => c?.client_name ?? id, () => id);
   const app = express();
   app.disable('x-powered-by');
+  app.use(shortErrors);
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
   app.use(['/token', '/revoke'], express.urlencoded({ extended: false }), async (req: Request, res: Response, next: NextFunction) => {
@@ -28,21 +35,23 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
   });
 
   const limits = options.rateLimit ? {} : { rateLimit: false as const };
-  app.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl: new URL(deps.config.publicUrl),
-      resourceServerUrl: new URL(mcpUrl),
-      scopesSupported: SCOPES,
-      resourceName: 'Accommodation Data Service',
-      authorizationOptions: limits,
-      tokenOptions: limits,
-      clientRegistrationOptions: limits,
-      revocationOptions: limits,
-    }),
-  );
+  const routerOptions = {
+    provider,
+    issuerUrl: new URL(deps.config.publicUrl),
+    resourceServerUrl: new URL(mcpUrl),
+    scopesSupported: [...SCOPES],
+    resourceName: 'Accommodation Data Service',
+    authorizationOptions: limits,
+    tokenOptions: limits,
+    clientRegistrationOptions: limits,
+    revocationOptions: limits,
+  };
+  // The SDK's RFC 8414 document, plus the Client ID Metadata Document support it cannot express.
+  app.use('/.well-known/oauth-authorization-server', metadataHandler({ ...createOAuthMetadata(routerOptions), client_id_metadata_document_supported: true }));
+  app.use(mcpAuthRouter(routerOptions));
 
-  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock));
+  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn), clientName));
+  app.use(oauthErrorHandler(deps.log));
 
   return { app, provider, store };
 }
