@@ -78,7 +78,8 @@ describe.skipIf(!existsSync(CHROMIUM))('OAuth sign-in page in a headless browser
     await attacker.goto('http://localhost:9/frame');
     await loaded; // the server answered; the browser then refused to show the answer in a frame
     expect(await blocked).toBe('net::ERR_BLOCKED_BY_RESPONSE');
-    expect(attacker.frames().find((f) => f !== attacker.mainFrame())?.url()).toMatch(/^chrome-error:/);
+    // The frame's URL changes to the error page a moment after the refusal: wait for it, under load too.
+    await expect.poll(() => attacker.frames().find((f) => f !== attacker.mainFrame())?.url() ?? '').toMatch(/^chrome-error:/);
     await attacker.close();
 
     const page = await browser!.newPage();
