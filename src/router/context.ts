@@ -32,6 +32,8 @@ export interface Context {
   bodyError?: ServiceError;
   /** Set when the job worker runs a call: its charge is settled with the job's result. */
   jobId?: string;
+  /** Query parameters the operation does not read, as sent: tolerated, but reported as a warning. */
+  unknownParams?: string[];
 }
 
 export interface ContextSource {
@@ -39,6 +41,7 @@ export interface ContextSource {
   /** Given when the transport already answered with an id (REST sets X-Request-Id early). */
   requestId?: string;
   bodyError?: ServiceError;
+  unknownParams?: string[];
   authorization: string | null | undefined;
   clientAddress: string | undefined;
 }
@@ -47,6 +50,7 @@ export function createContext(deps: Deps, source: ContextSource): Context {
   const requestId = source.requestId ?? deps.ids.requestId();
   return {
     ...(source.bodyError ? { bodyError: source.bodyError } : {}),
+    ...(source.unknownParams?.length ? { unknownParams: source.unknownParams } : {}),
     deps,
     transport: source.transport,
     requestId,

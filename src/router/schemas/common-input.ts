@@ -10,8 +10,8 @@ export const MAX_CHILDREN = 10;
 export const DateParam = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine(isIsoDate, 'is not a calendar date')
-  .meta({ format: 'date', example: '2027-05-01' });
+  .refine(isIsoDate, { message: 'is not a calendar date', params: { subCode: 'invalid_date' } })
+  .meta({ format: 'date' });
 
 export const Currency = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
