@@ -6,6 +6,7 @@ import { renderDocsPage } from './facades/rest/docs-page.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
+import { capabilityMatrix } from './domain/capabilities.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
 
@@ -19,7 +20,8 @@ export interface HttpServerOptions {
 }
 
 export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): Server {
-  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl);
+  const capabilities = { sandbox: capabilityMatrix(deps.platforms.sandbox), live: capabilityMatrix(deps.platforms.live) };
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10) });
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderDocsPage(openApi);

@@ -31,7 +31,7 @@ describe('the REST surface', () => {
     const doc = await (await app.get('/v1/openapi.json')).json();
     expect(doc.openapi).toMatch(/^3\.1/);
     const paths = Object.keys(doc.paths).sort();
-    expect(paths).toEqual(['/account', '/availability', '/jobs/{jobId}', '/listing/{platform}/{id}', '/price', '/price-compare', '/reviews', '/search']);
+    expect(paths).toEqual(['/account', '/availability', '/jobs/{jobId}', '/listing/{platform}/{id}', '/platforms', '/price', '/price-compare', '/reviews', '/search']);
     expect(Object.keys(doc.paths['/search'])).toEqual(expect.arrayContaining(['get', 'post']));
     const search = doc.paths['/search'].get;
     expect(search.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/Accepted');

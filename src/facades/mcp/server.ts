@@ -9,6 +9,8 @@ import type { Principal } from '../../domain/service-ports.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { platformsNote } from '../../domain/capabilities.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
@@ -50,7 +52,7 @@ export function createMcpHandler(deps: Deps) {
   const tools: Tool[] = TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
-    description: t.description,
+    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
     inputSchema: inputJsonSchema(t.input) as Tool['inputSchema'],
     outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
     annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false },
@@ -60,7 +62,7 @@ export function createMcpHandler(deps: Deps) {
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
-    const server = new Server({ name: 'accommodation-data-service', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator });
+    const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
       callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments),

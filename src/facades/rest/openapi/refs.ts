@@ -16,6 +16,12 @@ export function hoistDefs(schema: Json, components: Json): Json {
   return rewriteRefs(rest);
 }
 
+/** Registers a schema with an id under its name (zod emits it as a ref to its own `$defs` entry). */
+export function registerSchema(name: string, schema: Json, components: Json): void {
+  const top = hoistDefs(schema, components);
+  if (top.$ref !== `#/components/schemas/${name}`) components[name] = top;
+}
+
 function rewriteRefs<T>(node: T): T {
   if (Array.isArray(node)) return node.map(rewriteRefs) as T;
   if (!node || typeof node !== 'object') return node;
