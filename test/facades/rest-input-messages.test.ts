@@ -65,6 +65,16 @@ describe('unknown query parameters', () => {
   });
 });
 
+describe('operations without parameters', () => {
+  it('tolerate stray query parameters', async () => {
+    expect((await app.get('/v1/account?verbose=1', key)).status).toBe(200);
+    const res = await app.get('/v1/platforms?verbose=1', key);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { meta: { warnings: { code: string; message: string }[] } };
+    expect(body.meta.warnings).toEqual([{ code: 'unknown_parameter', message: expect.stringContaining('"verbose"') }]);
+  });
+});
+
 describe('CORS: API keys do not belong in browsers', () => {
   it('answers no cross-origin grant, to a preflight or to a call', async () => {
     const preflight = await fetch(`${app.baseUrl}/v1/search?location=Lisbon`, {

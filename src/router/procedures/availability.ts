@@ -1,6 +1,7 @@
 import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
 import { idFromUrl } from './listing-ref.js';
@@ -17,7 +18,7 @@ export const availability = authedProcedure
   })
   .input(AvailabilityInput)
   .use(acceptAsync)
-  .output(AvailabilityOutput)
+  .output(asyncAnswer(AvailabilityOutput))
   .query(async ({ ctx, input }) => {
     const listingIds = input.listingIds ?? [input.listingId ?? idFromUrl(input.platform, input.url!)];
     const result = await getAvailability(operationEnv(ctx), {

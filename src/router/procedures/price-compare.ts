@@ -1,6 +1,7 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
@@ -17,7 +18,7 @@ export const priceCompare = authedProcedure
   })
   .input(PriceCompareInput)
   .use(acceptAsync)
-  .output(PriceCompareOutput)
+  .output(asyncAnswer(PriceCompareOutput))
   .query(async ({ ctx, input }) => {
     const result = await comparePrices(operationEnv(ctx), {
       name: input.name ?? null,

@@ -1,6 +1,7 @@
 import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
@@ -18,7 +19,7 @@ export const price = authedProcedure
   })
   .input(PriceInput)
   .use(acceptAsync)
-  .output(PriceOutput)
+  .output(asyncAnswer(PriceOutput))
   .query(async ({ ctx, input }) => {
     const result = await getPrice(operationEnv(ctx), {
       platform: input.platform,

@@ -1,6 +1,7 @@
 import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
 import { idFromUrl } from './listing-ref.js';
@@ -17,7 +18,7 @@ export const reviews = authedProcedure
   })
   .input(ReviewsInput)
   .use(acceptAsync)
-  .output(ReviewsOutput)
+  .output(asyncAnswer(ReviewsOutput))
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {
       platform: input.platform,

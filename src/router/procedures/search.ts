@@ -1,6 +1,7 @@
 import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
@@ -37,12 +38,12 @@ export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
   .use(acceptAsync)
-  .output(SearchOutput)
+  .output(asyncAnswer(SearchOutput))
   .query(run);
 
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
   .use(acceptAsync)
-  .output(SearchOutput)
+  .output(asyncAnswer(SearchOutput))
   .query(run);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from '../../domain/currency.js';
 import { isIsoDate } from '../../domain/dates.js';
 import { Platform } from '../../domain/model/common.js';
-import { csv, qInt } from './query.js';
+import { csv, qInt, typedPreprocess } from './query.js';
 
 export const MAX_STAY_NIGHTS = 365;
 export const MAX_CHILDREN = 10;
@@ -13,9 +13,7 @@ export const DateParam = z
   .refine(isIsoDate, { message: 'is not a calendar date', params: { subCode: 'invalid_date' } })
   .meta({ format: 'date' });
 
-export const Currency = z
-  .preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]))
-  .describe('ISO 4217 code of the prices returned (and of price filters).');
+export const Currency = typedPreprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(SUPPORTED_CURRENCIES)).describe('ISO 4217 code of the prices returned (and of price filters).');
 
 export const Adults = qInt(z.number().int().min(1).max(30)).default(2).describe('Adults staying (whole number, 1-30).');
 export const Children = qInt(z.number().int().min(0).max(MAX_CHILDREN)).default(0).describe('Children staying; give one childAges entry per child.');
