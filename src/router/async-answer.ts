@@ -1,19 +1,5 @@
 import type { z } from 'zod';
-import type { JobHandle } from '../domain/model/job.js';
-import type { Platform } from '../domain/platforms.js';
-
-/** The meta of a 202: the call was accepted as a job, free. */
-export interface AcceptedMeta {
-  requestId: string;
-  creditsCharged: 0;
-  platforms: Platform[];
-}
-
-/**
- * What a tRPC caller gets from an operation that may go async: the result, or the job to poll.
- * A discriminated union, so `res.data[0]` does not compile until `res.kind === 'result'` is checked.
- */
-export type AsyncAnswer<T> = ({ kind: 'result' } & T) | { kind: 'accepted'; job: JobHandle; meta: AcceptedMeta };
+import type { AsyncAnswer } from '../domain/model/async-answer.js';
 
 /**
  * The output of an operation that may answer 202. At run time it is the 200 envelope schema

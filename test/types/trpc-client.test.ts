@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { AppRouter } from '../../src/router/app-router.js';
 import type { JobHandle } from '../../src/domain/model/job.js';
 import type { Property } from '../../src/domain/model/property.js';
+import type { JobHandleView } from '../../src/domain/model/async-answer.js';
+import type { DashboardErrorShape, DashboardRouter } from '../../src/contract/trpc.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 // `npm test` type-checks this file (tsc --noEmit) before vitest runs it: the expectTypeOf lines
@@ -24,6 +26,13 @@ describe('tRPC client types', () => {
       return res.data[0]?.id;
     };
     void narrow;
+  });
+
+  it('publish for dashboards the same types the router has (src/contract/trpc.ts)', () => {
+    expectTypeOf<JobHandleView>().toEqualTypeOf<JobHandle>();
+    expectTypeOf<AppRouter['_def']['_config']['$types']['errorShape']>().toExtend<DashboardErrorShape>();
+    expectTypeOf<inferRouterInputs<DashboardRouter>>().toEqualTypeOf<In>();
+    expectTypeOf<inferRouterOutputs<DashboardRouter>>().toEqualTypeOf<Out>();
   });
 
   it('keep the input types that REST coercion must not erase', () => {
