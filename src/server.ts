@@ -9,6 +9,7 @@ import { createTrpcHandler } from './facades/trpc/handler.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
 import { capabilityMatrix } from './domain/capabilities.js';
+import { loadResponseExamples } from './facades/rest/openapi/examples.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
 
@@ -23,7 +24,7 @@ export interface HttpServerOptions {
 
 export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): Server {
   const capabilities = { sandbox: capabilityMatrix(deps.platforms.sandbox), live: capabilityMatrix(deps.platforms.live) };
-  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10) });
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples() });
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderReferencePage('Accommodation Data Service API');

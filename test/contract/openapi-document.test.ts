@@ -7,13 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { buildOpenApiDocument } from '../../src/facades/rest/openapi.js';
 import { collectRefs } from '../../src/facades/rest/openapi/refs.js';
+import { loadResponseExamples } from '../../src/facades/rest/openapi/examples.js';
 import { appRouter } from '../../src/router/app-router.js';
 import { SERVICE_VERSION } from '../../src/version.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // A deployment's public URL: the linter rightly refuses localhost servers in a published document.
-const doc = buildOpenApiDocument(appRouter, 'https://api.stays.test', { today: '2027-01-10' }) as Json;
+const doc = buildOpenApiDocument(appRouter, 'https://api.stays.test', { today: '2027-01-10', responseExamples: loadResponseExamples() }) as Json;
 const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
 const file = join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(doc));

@@ -37,6 +37,8 @@ export interface OpenApiOptions {
   capabilities?: Record<KeyEnv, PlatformCapability[]>;
   /** The day examples are relative to (YYYY-MM-DD): their dates must never be in the past. */
   today?: string;
+  /** A 200 body per operation id (openapi/examples.ts). */
+  responseExamples?: Record<string, unknown>;
 }
 
 /**
@@ -78,6 +80,8 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string, optio
       const responses: Json = {};
       const ok = op.responses?.['200'];
       responses['200'] = { ...ok, description: ok?.description ?? 'Success.', headers: successHeaders(200) };
+      const example = options.responseExamples?.[op.operationId];
+      if (example !== undefined && responses['200'].content?.['application/json']) responses['200'].content['application/json'].example = example;
       if (!SYNC_ONLY.has(path)) {
         responses['202'] = {
           description: 'Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits.',
