@@ -42,7 +42,7 @@ describe('a client generated from the OpenAPI document', () => {
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
-  });
+  }, 120_000);
 
   it('calls every operation against the sandbox', async () => {
     const { key } = await app.newKey('sandbox');

@@ -33,7 +33,7 @@ describe('npm run build:types', () => {
     cpSync('test/contract/dashboard-client/client.ts.fixture', join(project, 'client.ts'));
     cpSync(join(project, 'api-types/package.json'), join(project, 'package.json'));
     expect(compile()).toEqual([]);
-  });
+  }, 180_000); // two TypeScript programs; slow on a busy 2-core machine
 
   it('lets bad input fail to compile (each expected error is really an error)', () => {
     const source = readFileSync(join(project, 'client.ts'), 'utf8');

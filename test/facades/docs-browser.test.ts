@@ -53,7 +53,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the reference page in a headless browser
       for (const [method, op] of Object.entries(ops as Json)) {
         await page.getByText(op.summary, { exact: true }).first().click();
         const tryIt = page.getByRole('button', { name: new RegExp(`Test Request\\s*\\(${method} ${path.replace(/[{}]/g, '\\$&')}\\)`, 'i') });
-        await expect.poll(() => tryIt.count(), { message: `${method} ${path}` }).toBeGreaterThan(0);
+        await expect.poll(() => tryIt.count(), { message: `${method} ${path}`, timeout: 15_000 }).toBeGreaterThan(0);
       }
     }
 
@@ -69,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the reference page in a headless browser
     expect(body.data.length).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'try-it.png') });
     expect(external).toEqual([]);
-  });
+  }, 180_000); // ten operations clicked through in a real browser
 
   it('fits a phone screen', async () => {
     const page = await openPage(390, 844);
@@ -81,7 +81,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the reference page in a headless browser
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-errors.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(external).toEqual([]);
-  });
+  }, 60_000);
 
   it('lands each docUrl on its own catalogue entry', async () => {
     const page = await openPage(1280, 900);

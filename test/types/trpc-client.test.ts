@@ -65,6 +65,7 @@ describe('the tRPC client at run time', () => {
     expect(accepted.kind).toBe('accepted');
     if (accepted.kind === 'accepted') expect(accepted.job.jobId).toMatch(/^job_/);
     expect((await trpc.account.query()).data.key.env).toBe('sandbox');
+    expect((await trpc.account.query({})).data.key.env).toBe('sandbox'); // callers of the old signature keep working
     expect((await trpc.platforms.query()).data.keyKind).toBe('sandbox');
 
     if (false as boolean) {

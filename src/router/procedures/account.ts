@@ -7,7 +7,7 @@ import { authedProcedure } from '../procedure.js';
 export const account = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/account', tags: ['Account'], summary: 'The calling key and its account', description: 'Plan, key kind, credit balance and rate limit. Free.' } })
   // No input: `account.query()` takes no argument (REST query parameters are warned about, not read).
-  .input(z.void())
+  .input(z.object({}).optional())
   .output(z.object({ data: AccountView }).meta({ id: 'AccountResponse' }))
   .query(async ({ ctx }) => {
     // The balance is read now, not from the (briefly cached) authentication.

@@ -35,7 +35,7 @@ export const platforms = authedProcedure
         'Sandbox keys serve the whole matrix; live keys what each live adapter serves. Asking a platform for an operation it does not serve answers 400 platform_not_supported. Free.',
     },
   })
-  .input(z.void())
+  .input(z.object({}).optional())
   .output(PlatformsOutput)
   .query(({ ctx }) => ({
     data: { keyKind: ctx.principal.env, platforms: capabilityMatrix(ctx.deps.platforms[ctx.principal.env]) },
