@@ -32,7 +32,9 @@ function bound(issue: ZodLikeIssue, param: string): string {
  * catalogue instead of zod's internal issue code.
  */
 export function describeIssue(issue: ZodLikeIssue, param: string, given: unknown): { subCode: SubCode; message: string } {
-  const element = issue.path.length > 1 ? ` (value ${String(issue.path[1] as string | number)})` : '';
+  // A list's items are counted from 1, as a reader counts them.
+  const index = issue.path[1];
+  const element = typeof index === 'number' ? ` (item ${index + 1})` : issue.path.length > 1 ? ` (${String(index as string)})` : '';
   switch (issue.code) {
     case 'invalid_type': {
       if (Array.isArray(given) && issue.expected !== 'array' && issue.path.length === 1) {
