@@ -3,7 +3,6 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ServiceError } from '../domain/errors.js';
 import { fromValidation, type ZodLikeIssue } from './validation-errors.js';
 
-
 /** The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. */
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
