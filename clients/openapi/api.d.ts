@@ -551,13 +551,13 @@ export interface operations {
                 adults?: number;
                 /** @description Children staying; give one childAges entry per child. */
                 children?: number;
-                /** @description One age (0-17) per child. Comma-separated, repeated, or name[]=. */
+                /** @description One age (0-17) per child. In a query: comma-separated (a,b), repeated, or name[]=. */
                 childAges?: number[];
                 /** @description Rooms or units wanted. */
                 rooms?: number;
-                /** @description Keep only these property types; comma-separated or repeated. Comma-separated, repeated, or name[]=. */
+                /** @description Keep only these property types. In a query: comma-separated (a,b), repeated, or name[]=. */
                 propertyType?: components["schemas"]["PropertyType"][];
-                /** @description Keep only properties with every one of these amenities; comma-separated or repeated. Comma-separated, repeated, or name[]=. */
+                /** @description Keep only properties with every one of these amenities. In a query: comma-separated (a,b), repeated, or name[]=. */
                 amenities?: components["schemas"]["Amenity"][];
                 /** @description At least this many bedrooms. */
                 minBedrooms?: number;
@@ -567,7 +567,7 @@ export interface operations {
                 priceMax?: number;
                 /** @description Compared on each property's native rating scale. */
                 minGuestRating?: number;
-                /** @description Platforms to ask; comma-separated or repeated. Default: every platform that serves search for your key (GET /v1/platforms). Comma-separated, repeated, or name[]=. */
+                /** @description Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms). In a query: comma-separated (a,b), repeated, or name[]=. */
                 platforms?: components["schemas"]["Platform"][];
                 /** @description Items per page, 1-100. */
                 limit?: number;
@@ -791,9 +791,9 @@ export interface operations {
                      * @default 1
                      */
                     rooms?: number;
-                    /** @description Keep only these property types; comma-separated or repeated. */
+                    /** @description Keep only these property types. */
                     propertyType?: components["schemas"]["PropertyType"][];
-                    /** @description Keep only properties with every one of these amenities; comma-separated or repeated. */
+                    /** @description Keep only properties with every one of these amenities. */
                     amenities?: components["schemas"]["Amenity"][];
                     /** @description At least this many bedrooms. */
                     minBedrooms?: number;
@@ -803,7 +803,7 @@ export interface operations {
                     priceMax?: number;
                     /** @description Compared on each property's native rating scale. */
                     minGuestRating?: number;
-                    /** @description Platforms to ask; comma-separated or repeated. Default: every platform that serves search for your key (GET /v1/platforms). */
+                    /** @description Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms). */
                     platforms?: components["schemas"]["Platform"][];
                     /**
                      * @description Items per page, 1-100.
@@ -1024,7 +1024,7 @@ export interface operations {
                 platform: components["schemas"]["Platform"];
                 /** @example 52891346 */
                 listingId?: string;
-                /** @description Batch of up to 50 ids on one platform. Comma-separated, repeated, or name[]=. */
+                /** @description Batch of up to 50 ids on one platform. In a query: comma-separated (a,b), repeated, or name[]=. */
                 listingIds?: string[];
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
@@ -1210,7 +1210,7 @@ export interface operations {
                 adults?: number;
                 /** @description Children staying; give one childAges entry per child. */
                 children?: number;
-                /** @description One age (0-17) per child. Comma-separated, repeated, or name[]=. */
+                /** @description One age (0-17) per child. In a query: comma-separated (a,b), repeated, or name[]=. */
                 childAges?: number[];
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).
@@ -1415,7 +1415,7 @@ export interface operations {
                 adults?: number;
                 /** @description Children staying; give one childAges entry per child. */
                 children?: number;
-                /** @description One age (0-17) per child. Comma-separated, repeated, or name[]=. */
+                /** @description One age (0-17) per child. In a query: comma-separated (a,b), repeated, or name[]=. */
                 childAges?: number[];
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).
@@ -1611,7 +1611,7 @@ export interface operations {
                 adults?: number;
                 /** @description Children staying; give one childAges entry per child. */
                 children?: number;
-                /** @description One age (0-17) per child. Comma-separated, repeated, or name[]=. */
+                /** @description One age (0-17) per child. In a query: comma-separated (a,b), repeated, or name[]=. */
                 childAges?: number[];
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).

@@ -62,7 +62,7 @@ export function completeParameters(op: Json, facts: Record<string, FieldFacts>, 
     if (f.default !== undefined) param.schema = { ...param.schema, default: f.default };
     if (param.name in examples) param.example = examples[param.name];
     // OpenAPI's default for query parameters is form style with explode: `a=1&a=2`; we also take `a=1,2`.
-    if (param.schema.type === 'array') param.description = `${param.description ?? ''} Comma-separated, repeated, or name[]=.`.trim();
+    if (param.schema.type === 'array') param.description = `${param.description ?? ''} In a query: comma-separated (a,b), repeated, or name[]=.`.trim();
   }
   const body = op.requestBody?.content?.['application/json'];
   const props = body?.schema?.properties as Json | undefined;
