@@ -2,10 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Deps } from './deps.js';
 import { ServiceError } from './domain/errors.js';
 import { addressRateHeaders, createRestHandler, sendError } from './facades/rest/handler.js';
-import { renderDocsPage } from './facades/rest/docs-page.js';
+import { renderReferencePage } from './facades/docs/reference-page.js';
+import { renderErrorCatalogue } from './facades/docs/error-catalogue-page.js';
+import { scalarBundle } from './facades/docs/assets.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
+import { capabilityMatrix } from './domain/capabilities.js';
+import { loadResponseExamples } from './facades/rest/openapi/examples.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
 
@@ -24,10 +28,13 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
 
 /** The request handler alone, for a listener bound before the public URL is known (PORT=0). */
 export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl);
+  const capabilities = { sandbox: capabilityMatrix(deps.platforms.sandbox), live: capabilityMatrix(deps.platforms.live) };
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples() });
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
-  const docsHtml = renderDocsPage(openApi);
+  const docsHtml = renderReferencePage('Accommodation Data Service API');
+  const errorsHtml = renderErrorCatalogue();
+  const scalar = scalarBundle();
   const oauth = createOAuthApp(deps, deps.db, { rateLimit: options.oauthRateLimit ?? true });
   const mcp = createMcpHttp(deps, oauth.provider);
 
@@ -53,9 +60,12 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
       return;
     }
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
-    if (path === '/docs' || path === '/docs/') {
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(docsHtml);
+    if (path === '/docs' || path === '/docs/') return html(res, docsHtml);
+    if (path === '/docs/errors') return html(res, errorsHtml);
+    if (path === '/docs/scalar.js') {
+      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.end(scalar());
       return;
     }
     sendError(res, new ServiceError('not_found', `No endpoint at ${path}. The API lives under /v1; see /docs.`), deps.ids.requestId(), deps);
@@ -77,4 +87,9 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.end(JSON.stringify(body));
+}
+
+function html(res: ServerResponse, body: string): void {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.end(body);
 }

@@ -1,3 +1,5 @@
+import { errorAnchor, type SubCode } from './error-catalogue.js';
+
 /**
  * The closed set of error codes the service answers with (spec section 7, design.md section 3).
  * Every face maps a ServiceError through this one table; a code's HTTP status is never decided
@@ -32,10 +34,14 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Codes a client may retry unchanged and expect a different outcome. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'idempotency_key_in_use']);
+const RETRYABLE: ReadonlySet<string> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'idempotency_key_in_use']);
+
+export function isRetryable(code: ErrorCode): boolean {
+  return RETRYABLE.has(code);
+}
 
 export interface ServiceErrorInit {
-  subCode?: string;
+  subCode?: SubCode | undefined;
   param?: string;
   retryAfterSeconds?: number;
 }
@@ -43,7 +49,7 @@ export interface ServiceErrorInit {
 /** A failure the client is told about. Anything else that escapes becomes `internal_error`. */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
-  readonly subCode: string | undefined;
+  readonly subCode: SubCode | undefined;
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
@@ -61,7 +67,7 @@ export class ServiceError extends Error {
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.code);
+    return isRetryable(this.code);
   }
 }
 
@@ -87,7 +93,7 @@ export function errorBody(err: ServiceError, requestId: string, docsBaseUrl: str
       ...(err.param ? { param: err.param } : {}),
       requestId,
       retryable: err.retryable,
-      docUrl: `${docsBaseUrl}/docs#error-${err.code}`,
+      docUrl: `${docsBaseUrl}/docs/errors#${errorAnchor(err.code, err.subCode)}`,
     },
   };
 }

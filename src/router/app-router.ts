@@ -3,6 +3,7 @@ import { account } from './procedures/account.js';
 import { availability } from './procedures/availability.js';
 import { job } from './procedures/jobs.js';
 import { listing } from './procedures/listing.js';
+import { platforms } from './procedures/platforms.js';
 import { price } from './procedures/price.js';
 import { priceCompare } from './procedures/price-compare.js';
 import { reviews } from './procedures/reviews.js';
@@ -18,6 +19,7 @@ export const appRouter = router({
   priceCompare,
   reviews,
   account,
+  platforms,
   job,
 });
 

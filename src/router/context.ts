@@ -37,6 +37,8 @@ export interface Context {
   retry?: RetryRequest;
   /** Set once this request holds its Idempotency-Key. */
   idempotency?: IdempotencyClaim;
+  /** Query parameters the operation does not read, as sent: tolerated, but reported as a warning. */
+  unknownParams?: string[];
 }
 
 export interface ContextSource {
@@ -45,6 +47,7 @@ export interface ContextSource {
   requestId?: string;
   bodyError?: ServiceError;
   retry?: RetryRequest;
+  unknownParams?: string[];
   authorization: string | null | undefined;
   clientAddress: string | undefined;
 }
@@ -54,6 +57,7 @@ export function createContext(deps: Deps, source: ContextSource): Context {
   return {
     ...(source.bodyError ? { bodyError: source.bodyError } : {}),
     ...(source.retry ? { retry: source.retry } : {}),
+    ...(source.unknownParams?.length ? { unknownParams: source.unknownParams } : {}),
     deps,
     transport: source.transport,
     requestId,

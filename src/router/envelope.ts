@@ -1,5 +1,5 @@
 import { isFailed } from '../domain/fan-out.js';
-import type { Meta, PlatformResult } from '../domain/model/common.js';
+import type { Meta, PlatformResult, Warning } from '../domain/model/common.js';
 import type { OperationEnv, OperationResult } from '../domain/operations/shared.js';
 import { legCredits } from '../domain/pricing.js';
 import type { Principal } from '../domain/service-ports.js';
@@ -54,6 +54,12 @@ export function priceLegs(ctx: Authed, result: OperationResult<unknown>): Platfo
   }));
 }
 
+/** spec 2.1 warnings: query parameters the operation does not read, named as sent. */
+export function unknownParameterWarning(names: string[]): Warning {
+  const list = names.map((n) => `"${n}"`).join(', ');
+  return { code: 'unknown_parameter', message: `Ignored unknown parameter${names.length > 1 ? 's' : ''} ${list}; see /docs for the parameters of this endpoint.` };
+}
+
 /**
  * Wraps a verb's result in `{ data, meta }` (spec 2.1), first committing the charge: one guarded
  * debit plus its `req:<requestId>` ledger row, before the response leaves (design.md section 4).
@@ -72,7 +78,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       currency: result.currency,
       pagination: result.pagination,
       platformResults,
-      warnings: result.warnings,
+      warnings: ctx.unknownParams ? [...result.warnings, unknownParameterWarning(ctx.unknownParams)] : result.warnings,
     },
   };
   await postCharge(ctx, creditsCharged, result.operation, answer);

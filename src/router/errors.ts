@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { ServiceError, type ErrorCode } from '../domain/errors.js';
+import { ServiceError } from '../domain/errors.js';
+import { fromValidation, type ZodLikeIssue } from './validation-errors.js';
 
 /** The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. */
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -20,33 +21,8 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-interface ZodLikeIssue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  params?: { apiCode?: ErrorCode; subCode?: string };
-}
-
 function isZodError(e: unknown): e is { issues: ZodLikeIssue[] } {
   return !!e && typeof e === 'object' && Array.isArray((e as { issues?: unknown }).issues);
-}
-
-/** The first validation issue as the spec's error: codes carried by rules, else by field. */
-export function fromValidation(issues: ZodLikeIssue[], rawInput?: unknown): ServiceError {
-  const issue = issues[0]!;
-  const top = issue.path[0];
-  const given = rawInput && typeof rawInput === 'object' && top !== undefined ? (rawInput as Record<PropertyKey, unknown>)[top] : undefined;
-  const param = issue.path.map(String).join('.') || undefined;
-  if (issue.params?.apiCode) return new ServiceError(issue.params.apiCode, issue.message, { subCode: issue.params.subCode, param });
-  if (issue.path[0] === 'limit') {
-    return new ServiceError('limit_out_of_range', 'limit must be a whole number from 1 to 100.', { param: 'limit' });
-  }
-  // zod 4 leaves `input` off issues: a field is missing when the raw input lacks it.
-  if (issue.path.length === 1 && given === undefined && rawInput !== undefined && issue.code !== 'custom') {
-    return new ServiceError('missing_parameter', `${param} is required.`, { param });
-  }
-  return new ServiceError('invalid_request', `${param ?? 'input'}: ${issue.message}`, { subCode: issue.code, param });
 }
 
 /** Any error as a ServiceError; unknown ones become internal_error with nothing internal in the message. */

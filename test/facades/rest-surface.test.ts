@@ -31,7 +31,7 @@ describe('the REST surface', () => {
     const doc = await (await app.get('/v1/openapi.json')).json();
     expect(doc.openapi).toMatch(/^3\.1/);
     const paths = Object.keys(doc.paths).sort();
-    expect(paths).toEqual(['/account', '/availability', '/jobs/{jobId}', '/listing/{platform}/{id}', '/price', '/price-compare', '/reviews', '/search']);
+    expect(paths).toEqual(['/account', '/availability', '/jobs/{jobId}', '/listing/{platform}/{id}', '/platforms', '/price', '/price-compare', '/reviews', '/search']);
     expect(Object.keys(doc.paths['/search'])).toEqual(expect.arrayContaining(['get', 'post']));
     const search = doc.paths['/search'].get;
     expect(search.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/Accepted');
@@ -46,14 +46,19 @@ describe('the REST surface', () => {
     expect(doc.servers[0].url).toBe(`${app.baseUrl}/v1`);
   });
 
-  it('renders a readable reference page', async () => {
+  it('serves the reference page, its renderer and the error catalogue from this origin only', async () => {
     const res = await app.get('/docs');
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    for (const text of ['GET</span> /v1/search', 'POST</span> /v1/search', '/v1/price-compare', 'id="error-invalid_cursor"', 'sandbox:partial']) {
-      expect(html).toContain(text);
-    }
-    expect(html).not.toMatch(/<script/);
+    const sources = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources).toEqual(['/docs/scalar.js']);
+    expect(html).toContain("'/v1/openapi.json'".replace(/'/g, '"'));
+    expect(html).not.toMatch(/https?:\/\//);
+    const bundle = await app.get('/docs/scalar.js');
+    expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    const errors = await (await app.get('/docs/errors')).text();
+    for (const id of ['invalid_cursor', 'invalid_request.date_order', 'permission_denied.email_unverified']) expect(errors).toContain(`id="${id}"`);
   });
 
   it('never answers 500 for hostile input', async () => {

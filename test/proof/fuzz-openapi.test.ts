@@ -211,7 +211,7 @@ describe('fuzzing the REST API from its OpenAPI document', () => {
   it(`answers ${RUNS} generated requests with documented statuses, request ids and bodies`, async () => {
     const started = performance.now();
     expect(ops.map((o) => o.key).sort()).toEqual([
-      'GET /account', 'GET /availability', 'GET /jobs/{jobId}', 'GET /listing/{platform}/{id}', 'GET /price', 'GET /price-compare', 'GET /reviews', 'GET /search', 'POST /search',
+      'GET /account', 'GET /availability', 'GET /jobs/{jobId}', 'GET /listing/{platform}/{id}', 'GET /platforms', 'GET /price', 'GET /price-compare', 'GET /reviews', 'GET /search', 'POST /search',
     ]);
     const byKey = new Map(ops.map((o) => [o.key, o]));
 

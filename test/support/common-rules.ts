@@ -17,7 +17,8 @@ export async function expectError(res: Response, status: number, code: string): 
   expect(body.error.requestId).toBe(requestId);
   expect(typeof body.error.message).toBe('string');
   expect(typeof body.error.retryable).toBe('boolean');
-  expect(body.error.docUrl).toMatch(new RegExp(`/docs#error-${code}$`));
+  // Each code and sub-code has its own catalogue entry.
+  expect(body.error.docUrl.endsWith(`/docs/errors#${body.error.subCode ? `${code}.${body.error.subCode}` : code}`)).toBe(true);
   expect(Object.keys(body)).toEqual(['error']);
   return body.error;
 }
@@ -42,6 +43,7 @@ export async function expectCommonRules(app: TestApp, path: string, expectedStat
   const bodies: string[] = [];
   for (const res of unauth) {
     expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
     const err = await expectError(res.clone(), 401, 'unauthenticated');
     bodies.push(JSON.stringify({ ...err, requestId: 'x' }));
   }

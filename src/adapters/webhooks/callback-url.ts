@@ -1,3 +1,4 @@
+import type { SubCode } from '../../domain/error-catalogue.js';
 import { isIP } from 'node:net';
 import { ServiceError } from '../../domain/errors.js';
 import { classifyAddress } from '../../domain/webhook-address.js';
@@ -29,7 +30,7 @@ function resolveWithin(resolve: ResolveHost, host: string): Promise<string[]> {
   return Promise.race([resolve(host).catch(() => []), timeout]).finally(() => clearTimeout(timer));
 }
 
-function refuse(message: string, subCode = 'callback_url_not_allowed'): ServiceError {
+function refuse(message: string, subCode: SubCode = 'callback_url_not_allowed'): ServiceError {
   return new ServiceError('invalid_request', `callbackUrl: ${message}`, { param: 'callbackUrl', subCode });
 }
 

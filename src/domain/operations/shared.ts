@@ -56,7 +56,7 @@ export function adapterFor(env: OperationEnv, op: Operation, platform: Platform,
     const supported = env.adapters.supporting(op);
     throw new ServiceError(
       'invalid_request',
-      `Platform "${platform}" is not supported for this operation. Supported: ${supported.join(', ') || 'none'}.`,
+      `${platform} does not serve ${op} for ${env.keyEnv} keys; ${env.keyEnv} keys get ${op} from: ${supported.join(', ') || 'no platform'}. See GET /v1/platforms.`,
       { subCode: 'platform_not_supported', param },
     );
   }

@@ -10,6 +10,8 @@ import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { platformsNote } from '../../domain/capabilities.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
@@ -64,7 +66,7 @@ export function createMcpHandler(deps: Deps) {
   const tools: Tool[] = TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
-    description: t.description,
+    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
     inputSchema: inputJsonSchema(t.input) as Tool['inputSchema'],
     outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
     // Data tools reach out to the platforms; get_job only reads our own job table.
@@ -75,7 +77,7 @@ export function createMcpHandler(deps: Deps) {
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
-    const server = new Server({ name: 'accommodation-data-service', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator });
+    const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
       callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments),

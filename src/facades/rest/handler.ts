@@ -105,6 +105,9 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     let bodyError: ServiceError | undefined;
     req.url = search ? `${path}?${search}` : path;
     req.query = parseQuery(search);
+    // Typos are tolerated (a client keeps working when we add a parameter) but never silent.
+    const known = routes.parameterNames(route!, method);
+    const unknownParams = Object.keys(req.query).filter((name) => !known.has(name));
     if (method === 'POST') {
       try {
         req.body = await readJsonBody(req);
@@ -124,6 +127,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       authorization: req.headers.authorization,
       clientAddress: req.socket.remoteAddress,
       ...(bodyError ? { bodyError } : {}),
+      unknownParams,
     });
     contexts.set(req, ctx);
     rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl));

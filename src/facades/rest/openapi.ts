@@ -1,98 +1,99 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { ERROR_CODES, ERROR_STATUS } from '../../domain/errors.js';
+import { describeMatrix, type PlatformCapability } from '../../domain/capabilities.js';
+import { ERROR_CODES } from '../../domain/errors.js';
+import { SUB_CODES } from '../../domain/error-catalogue.js';
 import { AcceptedBody } from '../../domain/model/job.js';
+import type { KeyEnv } from '../../domain/plans.js';
 import type { AppRouter } from '../../router/app-router.js';
 import { addRetryControls } from './openapi-retries.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { completeParameters, inputFacts, parameterExamples } from './openapi/parameters.js';
+import { registerSchema } from './openapi/refs.js';
+import { HEADERS, errorResponse, errorStatuses, successHeaders } from './openapi/responses.js';
+import { serviceDescription, TAGS } from './openapi/text.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
-type Doc = OpenApiDocument;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ErrorBodySchema = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES as [string, ...string[]]),
-    subCode: z.string().optional(),
-    message: z.string(),
-    param: z.string().optional(),
-    requestId: z.string(),
-    retryable: z.boolean(),
-    docUrl: z.string(),
-  }),
-});
-
-const header = (description: string, type = 'string') => ({ description, schema: { type } });
-const COMMON_HEADERS = {
-  'X-Request-Id': header('req_ + ULID; also in meta.requestId and error.requestId.'),
-  'X-RateLimit-Limit': header('Requests per minute of the bucket.', 'integer'),
-  'X-RateLimit-Remaining': header('Requests left in the bucket.', 'integer'),
-  'X-RateLimit-Reset': header('Unix time (seconds) when the bucket is full again.', 'integer'),
-};
+const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES as [string, ...string[]]),
+      subCode: z.enum(Object.keys(SUB_CODES) as [string, ...string[]]).optional(),
+      message: z.string(),
+      param: z.string().optional().describe('The parameter at fault, as the request named it.'),
+      requestId: z.string(),
+      retryable: z.boolean().describe('Whether the same request may succeed later.'),
+      docUrl: z.string().describe("This code's (or sub-code's) entry in the error catalogue."),
+    }),
+  })
+  .meta({ id: 'Error' });
 
 /** Operations that never answer 202 (spec 4.8, 4.9). */
-const SYNC_ONLY = new Set(['/account', '/jobs/{jobId}']);
-const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS))].filter((s) => s !== 405 && s !== 413 && s !== 415).sort();
+const SYNC_ONLY = new Set(['/account', '/platforms', '/jobs/{jobId}']);
 
-/** Declared defaults of an input object's fields; the generator drops them behind preprocess steps. */
-function inputDefaults(router: AppRouter): Map<string, Record<string, unknown>> {
-  const out = new Map<string, Record<string, unknown>>();
-  for (const proc of Object.values(router._def.procedures) as Json[]) {
-    const openapi = proc._def.meta?.openapi;
-    const input = proc._def.inputs?.[0];
-    if (!openapi || !(input instanceof z.ZodObject)) continue;
-    const defaults: Record<string, unknown> = {};
-    for (const [name, field] of Object.entries(input.shape)) {
-      if (field instanceof z.ZodDefault) defaults[name] = field.def.defaultValue;
-    }
-    out.set(`${openapi.method.toLowerCase()} ${openapi.path}`, defaults);
-  }
-  return out;
+export interface OpenApiOptions {
+  /** The capability matrix of each key kind, published in the description. */
+  capabilities?: Record<KeyEnv, PlatformCapability[]>;
+  /** The day examples are relative to (YYYY-MM-DD): their dates must never be in the past. */
+  today?: string;
+  /** A 200 body per operation id (openapi/examples.ts). */
+  responseExamples?: Record<string, unknown>;
 }
 
 /**
- * The OpenAPI 3.1 document, post-processed (stack-notes pitfall 9): the real error body on every
- * error status, the 202 job answer on data operations, and the headers every response carries.
+ * The OpenAPI 3.1 document, post-processed (stack-notes pitfall 9) into a contract client
+ * generators accept: every schema in components (no `$defs` left behind), the real error body
+ * with its codes on every error status, the 202 job answer, the headers every response carries,
+ * one bearer scheme, and examples that make a valid request.
  */
-export function buildOpenApiDocument(router: AppRouter, publicUrl: string): Doc {
-  const doc = generateOpenApiDocument(router, {
+export function buildOpenApiDocument(router: AppRouter, publicUrl: string, options: OpenApiOptions = {}): OpenApiDocument {
+  const doc = generateOpenApiDocument(router, { title: 'Accommodation Data Service', version: SERVICE_VERSION, baseUrl: `${publicUrl}/v1` }) as Json;
+  const schemas: Json = {};
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) if (!name.startsWith('error.')) schemas[name] = schema;
+  registerSchema('Error', z.toJSONSchema(ErrorBodySchema, { io: 'output' }), schemas);
+  registerSchema('Accepted', z.toJSONSchema(AcceptedBody, { io: 'output', unrepresentable: 'any' }), schemas);
+
+  doc.info = {
     title: 'Accommodation Data Service',
-    version: '1.0.0',
-    baseUrl: `${publicUrl}/v1`,
-    description: 'Search, availability, listing detail, price quotes, cross-OTA price comparison and reviews for Airbnb, Booking.com, Vrbo and Google Hotels under one schema. Sandbox keys (svc_test_) are free and deterministic.',
-  }) as Json;
-  const errorSchema = z.toJSONSchema(ErrorBodySchema);
-  const acceptedSchema = z.toJSONSchema(AcceptedBody, { io: 'output' });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: errorSchema, Accepted: acceptedSchema } };
-  const defaults = inputDefaults(router);
+    version: SERVICE_VERSION,
+    description: serviceDescription(publicUrl, options.capabilities ? { sandbox: describeMatrix(options.capabilities.sandbox), live: describeMatrix(options.capabilities.live) } : null),
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+  };
+  doc.servers = [{ url: `${publicUrl}/v1`, description: 'This deployment' }];
+  doc.tags = TAGS;
+  doc.security = [{ bearerAuth: [] }];
+  doc.components = {
+    schemas,
+    headers: HEADERS,
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_test_… (sandbox) or svc_live_… (live) API key', description: 'Send `Authorization: Bearer <key>`. Sandbox keys are free and deterministic.' },
+    },
+  };
+
+  const facts = inputFacts(router);
+  const examples = parameterExamples(options.today ?? new Date().toISOString().slice(0, 10));
   for (const [path, ops] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(ops as Json) as [string, Json][]) {
-      const known = defaults.get(`${method} ${path}`) ?? {};
-      for (const param of (op.parameters ?? []) as Json[]) if (param.name in known) param.schema = { ...param.schema, default: known[param.name] };
-      const bodyProps = op.requestBody?.content?.['application/json']?.schema?.properties as Json | undefined;
-      for (const [name, schema] of Object.entries(bodyProps ?? {})) if (name in known) bodyProps![name] = { ...schema, default: known[name] };
+      delete op.security; // the document-wide bearer requirement applies to every operation
+      completeParameters(op, facts.get(`${method} ${path}`) ?? {}, examples);
       const responses: Json = {};
       const ok = op.responses?.['200'];
-      if (ok) responses['200'] = { ...ok, headers: COMMON_HEADERS };
+      responses['200'] = { ...ok, description: ok?.description ?? 'Success.', headers: successHeaders(200) };
+      const example = options.responseExamples?.[op.operationId];
+      if (example !== undefined && responses['200'].content?.['application/json']) responses['200'].content['application/json'].example = example;
       if (!SYNC_ONLY.has(path)) {
         responses['202'] = {
-          description: 'Accepted: a slow live scrape continues as a job; poll pollUrl (free). 0 credits.',
-          headers: { ...COMMON_HEADERS, 'Retry-After': header('Seconds to wait before polling.', 'integer') },
+          description: 'Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits.',
+          headers: successHeaders(202),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Accepted' } } },
         };
       }
-      // Operations that read a body also answer 413 (too large) and 415 (not JSON).
-      const statuses = op.requestBody ? [...ERROR_STATUSES, 413, 415] : ERROR_STATUSES;
-      for (const status of statuses) {
-        const codes = ERROR_CODES.filter((c) => ERROR_STATUS[c] === status).join(', ');
-        responses[String(status)] = {
-          description: `Error (${codes}).`,
-          headers: status === 429 || status === 503 ? { ...COMMON_HEADERS, 'Retry-After': header('Seconds to wait.', 'integer') } : COMMON_HEADERS,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        };
-      }
+      for (const status of errorStatuses(!!op.requestBody)) responses[String(status)] = errorResponse(status, publicUrl);
       op.responses = responses;
     }
   }
   addRetryControls(doc);
-  return doc as Doc;
+  return doc as OpenApiDocument;
 }

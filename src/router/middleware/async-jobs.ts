@@ -10,7 +10,10 @@ import { t } from '../trpc.js';
  */
 export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
   const result = await next();
-  if (result.ok || ctx.transport === 'worker' || !(result.error.cause instanceof AsyncRequired)) return result;
+  // The tRPC face tags its answer (async-answer.ts); REST, MCP and the worker keep the envelope.
+  const tagged = ctx.transport === 'trpc';
+  if (result.ok) return tagged ? ({ ...result, data: { kind: 'result', ...(result.data as object) } } as typeof result) : result;
+  if (ctx.transport === 'worker' || !(result.error.cause instanceof AsyncRequired)) return result;
   const { estimatedMs, platforms } = result.error.cause;
   const principal = ctx.principal!;
   const now = ctx.deps.clock.now();
@@ -29,10 +32,9 @@ export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
   });
   ctx.res.status = 202;
   ctx.res.headers['Retry-After'] = String(pollAfterSeconds(job, now));
-  const accepted = {
-    data: { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: remainingSeconds(job, now) },
-    meta: { requestId: ctx.requestId, creditsCharged: 0, platforms: job.platforms as Platform[] },
-  };
+  const handle = { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: remainingSeconds(job, now) };
+  const meta = { requestId: ctx.requestId, creditsCharged: 0, platforms: job.platforms as Platform[] };
+  const accepted = tagged ? { kind: 'accepted', job: handle, meta } : { data: handle, meta };
   // Keep the middleware result's internal marker; only its outcome changes.
   return { ...result, ok: true, data: accepted } as unknown as typeof result;
 });

@@ -1,3 +1,4 @@
+import type { SubCode } from '../../domain/error-catalogue.js';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
 import type { JobRecord, Principal } from '../../domain/service-ports.js';
 import type { Context } from '../context.js';
@@ -35,7 +36,7 @@ export async function waitForJob(ctx: Authed, jobId: string, seconds: number): P
 export function syncAnswerOf(ctx: Context, job: JobRecord): { data: unknown; meta: Record<string, unknown> } | null {
   if (job.status === 'failed') {
     const e = job.error as unknown as JobErrorBody;
-    throw new ServiceError(e.code as ErrorCode, e.message, { ...(e.subCode ? { subCode: e.subCode } : {}), ...(e.param ? { param: e.param } : {}) });
+    throw new ServiceError(e.code as ErrorCode, e.message, { ...(e.subCode ? { subCode: e.subCode as SubCode } : {}), ...(e.param ? { param: e.param } : {}) });
   }
   if (job.status !== 'completed' || !job.result) return null;
   const { requestId: _work, ...work } = job.result.meta;

@@ -6,7 +6,8 @@ import { authedProcedure } from '../procedure.js';
 /** spec 4.8: free, never 202, bare `{ data }`; the balance is as read at authentication. */
 export const account = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/account', tags: ['Account'], summary: 'The calling key and its account', description: 'Plan, key kind, credit balance and rate limit. Free.' } })
-  .input(z.object({}))
+  // No input: `account.query()` takes no argument (REST query parameters are warned about, not read).
+  .input(z.object({}).optional())
   .output(z.object({ data: AccountView }).meta({ id: 'AccountResponse' }))
   .query(async ({ ctx }) => {
     // The balance is read now, not from the (briefly cached) authentication.

@@ -2,6 +2,7 @@ import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
 import { idFromUrl, idOrUrl } from './listing-ref.js';
@@ -19,7 +20,7 @@ export const availability = authedProcedure
   .input(AvailabilityInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(AvailabilityOutput)
+  .output(asyncAnswer(AvailabilityOutput))
   .query(async ({ ctx, input }) => {
     const listingIds = input.listingIds
       ? input.listingIds.map((id) => idOrUrl(input.platform, id, 'listingIds'))

@@ -3,6 +3,7 @@ import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
@@ -20,7 +21,7 @@ export const listing = authedProcedure
   .input(ListingInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(ListingOutput)
+  .output(asyncAnswer(ListingOutput))
   .query(async ({ ctx, input }) => {
     const result = await getListing(operationEnv(ctx), {
       platform: input.platform,

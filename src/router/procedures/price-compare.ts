@@ -2,6 +2,7 @@ import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
@@ -19,7 +20,7 @@ export const priceCompare = authedProcedure
   .input(PriceCompareInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(PriceCompareOutput)
+  .output(asyncAnswer(PriceCompareOutput))
   .query(async ({ ctx, input }) => {
     const result = await comparePrices(operationEnv(ctx), {
       name: input.name ?? null,

@@ -2,6 +2,7 @@ import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
@@ -20,7 +21,7 @@ export const price = authedProcedure
   .input(PriceInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(PriceOutput)
+  .output(asyncAnswer(PriceOutput))
   .query(async ({ ctx, input }) => {
     const result = await getPrice(operationEnv(ctx), {
       platform: input.platform,

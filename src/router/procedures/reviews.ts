@@ -2,6 +2,7 @@ import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
 import { idFromUrl, idOrUrl } from './listing-ref.js';
@@ -19,7 +20,7 @@ export const reviews = authedProcedure
   .input(ReviewsInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(ReviewsOutput)
+  .output(asyncAnswer(ReviewsOutput))
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {
       platform: input.platform,

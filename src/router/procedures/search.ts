@@ -2,6 +2,7 @@ import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
@@ -39,7 +40,7 @@ export const search = authedProcedure
   .input(SearchInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(SearchOutput)
+  .output(asyncAnswer(SearchOutput))
   .query(run);
 
 export const searchByBody = authedProcedure
@@ -47,5 +48,5 @@ export const searchByBody = authedProcedure
   .input(SearchInput)
   .use(restRetries)
   .use(acceptAsync)
-  .output(SearchOutput)
+  .output(asyncAnswer(SearchOutput))
   .query(run);

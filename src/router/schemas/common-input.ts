@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from '../../domain/currency.js';
 import { isIsoDate } from '../../domain/dates.js';
 import { Platform } from '../../domain/model/common.js';
-import { csv, qInt } from './query.js';
+import { csv, qInt, typedPreprocess } from './query.js';
 
 export const MAX_STAY_NIGHTS = 365;
 export const MAX_CHILDREN = 10;
@@ -10,18 +10,15 @@ export const MAX_CHILDREN = 10;
 export const DateParam = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-  .refine(isIsoDate, 'is not a calendar date')
-  .meta({ format: 'date', example: '2027-05-01' });
+  .refine(isIsoDate, { message: 'is not a calendar date', params: { subCode: 'invalid_date' } })
+  .meta({ format: 'date' });
 
-export const Currency = z.preprocess(
-  (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
-  z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]),
-);
+export const Currency = typedPreprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(SUPPORTED_CURRENCIES)).describe('ISO 4217 code of the prices returned (and of price filters).');
 
-export const Adults = qInt(z.number().int().min(1).max(30)).default(2);
-export const Children = qInt(z.number().int().min(0).max(MAX_CHILDREN)).default(0);
+export const Adults = qInt(z.number().int().min(1).max(30)).default(2).describe('Adults staying (whole number, 1-30).');
+export const Children = qInt(z.number().int().min(0).max(MAX_CHILDREN)).default(0).describe('Children staying; give one childAges entry per child.');
 export const ChildAges = csv(qInt(z.number().int().min(0).max(17))).optional();
-export const PlatformParam = Platform;
+export const PlatformParam = Platform.describe('The platform of the listing; GET /v1/platforms lists what each serves for your key.');
 export const ListingIdParam = z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 

@@ -9,16 +9,26 @@ import { z } from 'zod';
 const INT = /^[+-]?\d+$/;
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
+/**
+ * A preprocess step that keeps the inner schema's input type. Left untyped, zod types a
+ * preprocess's input as `unknown`, and every tRPC caller could send anything (`limit: 'abc'`
+ * compiled). The conversion of query-string text happens at run time only; typed callers see
+ * the type they must send.
+ */
+export function typedPreprocess<T extends z.ZodType>(convert: (raw: unknown) => unknown, inner: T) {
+  return z.preprocess<unknown, T, z.input<T>>((v) => convert(v), inner);
+}
+
 export function qInt<T extends z.ZodType>(inner: T) {
-  return z.preprocess((v) => (typeof v === 'string' && INT.test(v.trim()) ? Number(v) : v), inner);
+  return typedPreprocess((v) => (typeof v === 'string' && INT.test(v.trim()) ? Number(v) : v), inner);
 }
 
 export function qNum<T extends z.ZodType>(inner: T) {
-  return z.preprocess((v) => (typeof v === 'string' && NUM.test(v.trim()) ? Number(v) : v), inner);
+  return typedPreprocess((v) => (typeof v === 'string' && NUM.test(v.trim()) ? Number(v) : v), inner);
 }
 
 export function qBool() {
-  return z.preprocess((v) => {
+  return typedPreprocess((v) => {
     if (typeof v !== 'string') return v;
     const s = v.trim().toLowerCase();
     return s === 'true' || s === '1' ? true : s === 'false' || s === '0' ? false : v;
@@ -27,7 +37,7 @@ export function qBool() {
 
 /** An array from `a,b`, repeated keys, `name[]` keys (normalised by the REST face) or a JSON array. */
 export function csv<T extends z.ZodType>(item: T, min = 0) {
-  return z.preprocess((v) => {
+  return typedPreprocess((v) => {
     if (v === undefined || v === null) return v;
     const list = Array.isArray(v) ? v : [v];
     return list.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter((s) => s.length > 0) : [x]));
@@ -36,7 +46,7 @@ export function csv<T extends z.ZodType>(item: T, min = 0) {
 
 /** An optional string where an empty value means "not given" (`cursor=`). */
 export function optionalText(max: number) {
-  return z.preprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
+  return typedPreprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
 }
 
 /** A trimmed, non-empty string of bounded length, without control characters (a NUL is never a name). */

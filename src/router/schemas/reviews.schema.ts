@@ -3,7 +3,7 @@ import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
 import { REVIEW_SORTS } from '../../domain/ports.js';
 import { ListingIdParam, PlatformParam } from './common-input.js';
-import { optionalText, qInt, qNum } from './query.js';
+import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';
 
 export const REVIEWS_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -15,14 +15,7 @@ export const ReviewsInput = z
     url: z.string().max(2048).optional().describe('Full listing URL of the platform; parsed, never fetched.'),
     limit: qInt(z.number().int().min(REVIEWS_LIMIT.min).max(REVIEWS_LIMIT.max)).default(REVIEWS_LIMIT.default),
     cursor: optionalText(2048),
-    // Case-insensitive on purpose, and documented so: "EN" and "en" are the same filter (and the
-    // same cache key), compared with each review's lower-case `language`.
-    language: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z]{2}$/, 'must be an ISO-639-1 code')
-      .overwrite((v) => v.toLowerCase())
-      .optional()
+    language: typedPreprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.string().regex(/^[a-z]{2}$/, 'must be an ISO-639-1 code')).optional()
       .describe('ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review\'s `language`.'),
     minRating: qNum(z.number().min(0).max(10)).optional().describe("On the platform's native rating scale."),
     sort: z.enum(REVIEW_SORTS).default('recent'),

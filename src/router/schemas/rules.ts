@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors.js';
+import type { SubCode } from '../../domain/error-catalogue.js';
 import { daysBetween } from '../../domain/dates.js';
 import { MAX_STAY_NIGHTS } from './common-input.js';
 
@@ -7,7 +8,7 @@ import { MAX_STAY_NIGHTS } from './common-input.js';
  * Cross-field rules of spec section 4, written once and shared by every input schema. Each
  * issue carries the API error code it maps to (`params.apiCode`), read by the error mapper.
  */
-export function fail(ctx: z.RefinementCtx, param: string, message: string, apiCode: ErrorCode = 'invalid_request', subCode?: string): void {
+export function fail(ctx: z.RefinementCtx, param: string, message: string, apiCode: ErrorCode = 'invalid_request', subCode?: SubCode): void {
   ctx.addIssue({ code: 'custom', path: [param], message, params: { apiCode, subCode } });
 }
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, PlatformParam } from './common-input.js';
+import { Platform } from '../../domain/model/common.js';
+import { OccupancyFields, Currency, DateParam } from './common-input.js';
 import { csv, optionalText, qInt, qNum, text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -13,25 +14,25 @@ export const SearchFields = z.object({
   location: text(200)
     .overwrite((v) => v.replace(/\s+/g, ' ').toLowerCase())
     .describe('Place name ("Lisbon") or "lat,lng".'),
-  checkIn: DateParam.optional().describe('Required with checkOut; not in the past.'),
-  checkOut: DateParam.optional().describe('Required with checkIn; after checkIn.'),
+  checkIn: DateParam.optional().describe('First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.'),
+  checkOut: DateParam.optional().describe('Departure day, YYYY-MM-DD; required with checkIn; 1 to 365 nights after it.'),
   ...OccupancyFields,
-  rooms: qInt(z.number().int().min(1).max(10)).default(1),
-  propertyType: csv(PropertyType).optional(),
-  amenities: csv(Amenity).optional(),
-  minBedrooms: qInt(z.number().int().min(0).max(20)).optional(),
+  rooms: qInt(z.number().int().min(1).max(10)).default(1).describe('Rooms or units wanted.'),
+  propertyType: csv(PropertyType).optional().describe('Keep only these property types.'),
+  amenities: csv(Amenity).optional().describe('Keep only properties with every one of these amenities.'),
+  minBedrooms: qInt(z.number().int().min(0).max(20)).optional().describe('At least this many bedrooms.'),
   priceMin: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   priceMax: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
-  platforms: csv(PlatformParam, 1).optional().describe('Default: every platform that serves search.'),
-  limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default),
-  cursor: optionalText(2048),
+  platforms: csv(Platform, 1).optional().describe('Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms).'),
+  limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default).describe('Items per page, 1-100.'),
+  cursor: optionalText(2048).describe('meta.pagination.nextCursor of the previous page, with the same other parameters.'),
   sort: z
     .enum(SEARCH_SORTS)
     .default('recommended')
     .describe(
-      'price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown); ' +
-        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. Needs dates for the price sorts.',
+      'price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; ' +
+        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.',
     ),
   currency: Currency.default('USD'),
 });

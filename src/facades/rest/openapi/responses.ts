@@ -1,0 +1,72 @@
+import { ERROR_DOCS, SUB_CODES, errorAnchor } from '../../../domain/error-catalogue.js';
+import { ERROR_CODES, ERROR_STATUS, isRetryable, type ErrorCode } from '../../../domain/errors.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const header = (description: string, type = 'string') => ({ description, schema: { type } });
+
+/** Response headers, each defined once in components.headers. */
+export const HEADERS: Json = {
+  'X-Request-Id': header('req_ + ULID; also meta.requestId or error.requestId. Quote it when asking for help.'),
+  'X-RateLimit-Limit': header('Requests per minute of the bucket this call drew from.', 'integer'),
+  'X-RateLimit-Remaining': header('Requests left in the bucket.', 'integer'),
+  'X-RateLimit-Reset': header('Unix time (seconds) when the bucket is full again.', 'integer'),
+  RateLimit: header('IETF RateLimit field: `limit=N, remaining=N, reset=seconds`.'),
+  'RateLimit-Policy': header('IETF RateLimit-Policy field: `N;w=60` (N requests per 60 s).'),
+  'Retry-After': header('Seconds to wait before retrying (429, 503) or polling (202, pending jobs).', 'integer'),
+  'WWW-Authenticate': header('`Bearer realm="api"` on every 401.'),
+};
+
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const RATE = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'];
+const withHeaders = (names: string[]) => Object.fromEntries(names.map((n) => [n, ref(n)]));
+
+function extraHeaders(status: number): string[] {
+  if (status === 429 || status === 503 || status === 202) return ['Retry-After'];
+  if (status === 401) return ['WWW-Authenticate'];
+  return [];
+}
+
+function errorExample(code: ErrorCode, publicUrl: string, subCode?: string) {
+  const doc = ERROR_DOCS[code];
+  const sub = subCode ? SUB_CODES[subCode as keyof typeof SUB_CODES] : undefined;
+  return {
+    summary: subCode ? `${code} / ${subCode}` : code,
+    value: {
+      error: {
+        code,
+        ...(subCode ? { subCode } : {}),
+        message: sub?.when ?? doc?.when ?? code,
+        requestId: 'req_01JD0000000000000000000000',
+        retryable: isRetryable(code),
+        docUrl: `${publicUrl}/docs/errors#${errorAnchor(code, subCode)}`,
+      },
+    },
+  };
+}
+
+/** One error response per status: its codes (and sub-codes) listed, with an example of each. */
+export function errorResponse(status: number, publicUrl: string): Json {
+  const codes = ERROR_CODES.filter((c) => ERROR_STATUS[c] === status);
+  const examples: Json = {};
+  for (const code of codes) {
+    examples[code] = errorExample(code, publicUrl);
+    for (const [sub, s] of Object.entries(SUB_CODES)) if (s.code === code) examples[`${code}.${sub}`] = errorExample(code, publicUrl, sub);
+  }
+  const list = codes.map((c) => `\`${c}\``).join(', ');
+  return {
+    description: `${list}. Each code is described in the error catalogue (${publicUrl}/docs/errors).`,
+    headers: withHeaders([...RATE, ...extraHeaders(status)]),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples } },
+  };
+}
+
+export function successHeaders(status: number): Json {
+  return withHeaders([...RATE, ...extraHeaders(status)]);
+}
+
+/** Statuses an operation can answer with an error; the body-reading ones add 413 and 415. */
+export function errorStatuses(readsBody: boolean): number[] {
+  const all = [...new Set(Object.values(ERROR_STATUS) as number[])].sort();
+  return all.filter((s) => s !== 405 && (readsBody || (s !== 413 && s !== 415)));
+}
