@@ -93,8 +93,11 @@ export type NewJob = Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'keyEnv' | '
 export interface JobStore {
   /** Enqueues, or returns the account's in-flight job for the same call (`created` false). */
   enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
-  /** The account's job, unless unknown, another account's, or expired at `now`. */
-  find(id: string, accountId: string, now: Date): Promise<JobRecord | null>;
+  /**
+   * The owner's job, unless unknown, another account's, made with the other key kind (a sandbox
+   * key never reads live results, nor the reverse), or expired at `now`.
+   */
+  find(id: string, owner: { accountId: string; keyEnv: KeyEnv }, now: Date): Promise<JobRecord | null>;
   /** Marks a job running; null when it is already completed or failed (nothing to do). */
   start(id: string, now: Date): Promise<JobRecord | null>;
   /** Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. */

@@ -60,8 +60,11 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
       return { job: toRecord(existing), created: false };
     },
 
-    async find(id, accountId, now) {
-      const [row] = await db.select().from(asyncJobs).where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, accountId), gt(asyncJobs.expiresAt, now)));
+    async find(id, owner, now) {
+      const [row] = await db
+        .select()
+        .from(asyncJobs)
+        .where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, owner.accountId), eq(asyncJobs.keyEnv, owner.keyEnv), gt(asyncJobs.expiresAt, now)));
       return row ? toRecord(row) : null;
     },
 
