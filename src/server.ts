@@ -4,6 +4,7 @@ import { ServiceError } from './domain/errors.js';
 import { addressRateHeaders, createRestHandler, sendError } from './facades/rest/handler.js';
 import { renderDocsPage } from './facades/rest/docs-page.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
+import { sendTrpcError } from './facades/trpc/errors.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
@@ -35,7 +36,9 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
     // part of the service routes the same path.
     if (/\\|%5c|(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
       const headers = await addressRateHeaders(deps, req);
-      return sendError(res, new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).'), deps.ids.requestId(), deps, headers);
+      const refused = new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).');
+      if (path.startsWith('/trpc/')) return sendTrpcError(res, refused, deps.ids.requestId(), deps.config.publicUrl, headers);
+      return sendError(res, refused, deps.ids.requestId(), deps, headers);
     }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);

@@ -32,6 +32,8 @@ export interface Context {
   bodyError?: ServiceError;
   /** Set when the job worker runs a call: its charge is settled with the job's result. */
   jobId?: string;
+  /** True once the caller's connection is gone: a call nobody will receive is not billed. */
+  clientGone(): boolean;
 }
 
 export interface ContextSource {
@@ -41,6 +43,8 @@ export interface ContextSource {
   bodyError?: ServiceError;
   authorization: string | null | undefined;
   clientAddress: string | undefined;
+  /** Aborted when the caller's connection closes before the answer (HTTP faces). */
+  signal?: AbortSignal;
 }
 
 export function createContext(deps: Deps, source: ContextSource): Context {
@@ -53,5 +57,6 @@ export function createContext(deps: Deps, source: ContextSource): Context {
     authorization: source.authorization ?? null,
     clientAddress: source.clientAddress ?? 'unknown',
     res: { headers: { 'X-Request-Id': requestId } },
+    clientGone: () => source.signal?.aborted ?? false,
   };
 }

@@ -6,6 +6,7 @@ import { legCredits } from '../domain/pricing.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
+import { ClientGone } from './client-gone.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -51,6 +52,9 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
   const creditsCharged = platformResults.reduce((sum, r) => sum + r.creditsCharged, 0);
   // A job's charge is posted by the worker in the transaction that stores its result.
   if (creditsCharged > 0 && !ctx.jobId) {
+    // Checked just before posting: a client that left is not billed. What remains is the window
+    // between this check and the response reaching the socket (README, Reliability).
+    if (ctx.clientGone()) throw new ClientGone();
     const posted = await ctx.deps.ledger.post({
       accountId: ctx.principal.accountId,
       entryKey: `req:${ctx.requestId}`,

@@ -3,11 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 
+async function waitFor<T>(find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const lines: string[] = [];
 let app: TestApp;
+const fake = fakePlatforms();
 beforeAll(async () => {
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-  app = await startTestApp({ log, platforms: { live: fakePlatforms().adapters } });
+  app = await startTestApp({ log, platforms: { live: fake.adapters } });
 });
 afterAll(() => app.close());
 
@@ -33,5 +44,26 @@ describe('request logs and metrics', () => {
     expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="200"\} \d+/);
     expect(text).toMatch(/ads_leg_duration_seconds_count\{platform="airbnb",operation="search",status="ok",cached="false"\} \d+/);
     expect(text).toMatch(/ads_credits_charged_total\{operation="search"\} 5/);
+  });
+
+  it('logs and counts a request whose client went away before the answer: status 499, aborted, 0 credits', async () => {
+    const { key, accountId } = await app.newKey('live', { credits: 50 });
+    fake.set('booking', { delayMs: 1_500 });
+    const before = fake.calls();
+    const gone = new AbortController();
+    const pending = fetch(`${app.baseUrl}/v1/search?location=Porto&platforms=booking`, { headers: { Authorization: `Bearer ${key}` }, signal: gone.signal });
+    await waitFor(() => (fake.calls() > before ? true : undefined));
+    gone.abort();
+    await pending.catch(() => {});
+    const line = await waitFor(() => lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.msg === 'request' && e.route === '/search' && e.status === 499));
+    fake.reset();
+    expect(line).toMatchObject({ face: 'rest', method: 'GET', aborted: true, keyPrefix: key.slice(0, 15), credits: 0 });
+    expect(line.requestId).toMatch(/^req_/);
+    const text = await (await app.get('/metrics')).text();
+    expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="499"\} 1/);
+    // Not billed: the client was gone before the debit (the leg itself succeeded).
+    const [account] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+    expect(account!.b).toBe('50');
+    expect(await app.sql`select 1 from credit_ledger where account_id = ${accountId} and amount < 0`).toHaveLength(0);
   });
 });

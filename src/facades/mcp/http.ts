@@ -47,6 +47,14 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider) {
     if (!token) return refuse(res, null, 'Authorization required: sign in through OAuth or send an API key as bearer.');
     const principal = await principalOf(token);
     if (!principal) return refuse(res, 'invalid_token', 'The token is invalid, expired, revoked or for another resource.');
+    if (req.method === 'GET') {
+      // Stateless: nothing is ever pushed between calls, so no standing SSE stream is offered
+      // (the transport spec's 405 for GET); an idle stream per GET would only hold a socket.
+      res.statusCode = 405;
+      res.setHeader('Allow', 'POST');
+      res.setHeader('Content-Type', 'application/json');
+      return void res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'This server offers no SSE stream; send JSON-RPC messages with POST.' } }));
+    }
     let body: unknown;
     if (req.method === 'POST') {
       try {

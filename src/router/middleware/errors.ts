@@ -1,5 +1,7 @@
+import { TRPCError } from '@trpc/server';
 import { t } from '../trpc.js';
 import { toServiceError, toTRPCError } from '../errors.js';
+import { ClientGone } from '../client-gone.js';
 
 /**
  * Outermost middleware: every failure leaves as a TRPCError whose cause is a ServiceError with
@@ -9,6 +11,10 @@ import { toServiceError, toTRPCError } from '../errors.js';
 export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
+  if (result.error.cause instanceof ClientGone) {
+    ctx.deps.log.info({ requestId: ctx.requestId, path }, result.error.cause.message);
+    throw new TRPCError({ code: 'CLIENT_CLOSED_REQUEST', message: result.error.cause.message, cause: result.error.cause });
+  }
   const rawInput = await getRawInput().catch(() => undefined);
   const err = toServiceError(result.error, rawInput);
   if (err.code === 'internal_error') {
