@@ -96,11 +96,14 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       }),
     },
     async ready() {
+      // Not ready while the database does not answer within two seconds (an outage or a pause).
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+      const probe = database.pool.query('select 1').then(() => true, () => false);
       try {
-        await database.pool.query('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([probe, timeout]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {

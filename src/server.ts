@@ -9,6 +9,8 @@ import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
+import { toServiceError } from './router/errors.js';
+import { describeFailure } from './router/dependency-errors.js';
 
 /**
  * One node:http listener for every face (design.md section 2): REST under /v1, internal tRPC
@@ -61,9 +63,12 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
 
   return createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
-      const requestId = deps.ids.requestId();
-      deps.log.error({ requestId, err }, 'unhandled error in HTTP front router');
-      sendError(res, new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps);
+      // The face may already have named the request; a database outage is a 503, not a 500.
+      const requestId = String(res.getHeader('X-Request-Id') ?? deps.ids.requestId());
+      const failure = toServiceError(err);
+      const level = failure.code === 'internal_error' ? 'error' : 'warn';
+      deps.log[level]({ requestId, ...describeFailure(err) }, 'unhandled error in HTTP front router');
+      sendError(res, failure, requestId, deps);
     });
   });
 }

@@ -22,13 +22,14 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   upstream_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Codes a client may retry unchanged and expect a different outcome. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'service_unavailable']);
 
 export interface ServiceErrorInit {
   subCode?: string;
