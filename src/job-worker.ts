@@ -1,6 +1,6 @@
 import type { Deps } from './deps.js';
 import { startJobRunner, type JobRunner } from './adapters/jobs/runner.js';
-import { executeJob } from './router/job-executor.js';
+import { abandonJobs, executeJob } from './router/job-executor.js';
 
 /** The job worker for this process's Deps: runs accepted jobs and the retention clean-up. */
 export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner> {
@@ -12,6 +12,7 @@ export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner>
     heartbeatMs: worker.heartbeatMs,
     staleAfterMs: worker.staleAfterMs,
     execute: (jobId, attempt, maxAttempts) => executeJob(deps, jobId, attempt, maxAttempts),
+    abandon: (jobIds) => abandonJobs(deps, jobIds),
     deleteExpired: () => deps.jobs.deleteExpired(deps.clock.now()),
     log: deps.log,
   });

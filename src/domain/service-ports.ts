@@ -103,6 +103,10 @@ export interface JobStore {
   /** Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. */
   complete(id: string, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
   fail(id: string, error: Record<string, unknown>, now: Date): Promise<void>;
+  /** Keeps an attempt's retryable error on a job still in flight: the error it ends with if the queue gives up. */
+  noteFailure(id: string, error: Record<string, unknown>): Promise<void>;
+  /** Fails a job the queue gave up on (attempts spent by crashes): its last noted error, else `fallback`; 0 credits. */
+  abandon(id: string, fallback: Record<string, unknown>, now: Date): Promise<boolean>;
   /** Deletes jobs past their retention; returns how many. */
   deleteExpired(now: Date): Promise<number>;
 }
