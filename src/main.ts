@@ -4,6 +4,7 @@ import { parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
 import { createHttpServer } from './server.js';
+import { createMetricsServer } from './facades/metrics.js';
 import { connectRedis } from './adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
 import { onShutdown } from './shutdown.js';
@@ -30,6 +31,9 @@ async function main(): Promise<void> {
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
   const server = createHttpServer(deps);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // Metrics on a listener of their own, reachable from this machine only (README, Observability).
+  const metricsServer = config.metrics.port === null ? null : createMetricsServer(deps);
+  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(config.metrics.port!, '127.0.0.1', resolve));
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     }],
+    ['metrics listener', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
     ['job worker', () => runner?.stop()],
     ['stores', () => deps.close()],
     ['database', () => database.stop()],

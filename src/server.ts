@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
+import { serveMetrics } from './facades/metrics.js';
 import { toServiceError } from './router/errors.js';
 import { describeFailure } from './router/dependency-errors.js';
 
@@ -47,11 +48,7 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
     if (path === '/mcp') return mcp(req, res, search);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
-    if (path === '/metrics') {
-      res.setHeader('Content-Type', deps.metrics.registry.contentType);
-      res.end(await deps.metrics.registry.metrics());
-      return;
-    }
+    if (path === '/metrics' && deps.config.metrics.token) return serveMetrics(deps, req, res, deps.config.metrics.token);
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');

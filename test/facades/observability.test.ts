@@ -1,6 +1,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import type { AddressInfo } from 'node:net';
+import { createMetricsServer } from '../../src/facades/metrics.js';
+import { TEST_METRICS_TOKEN, startTestApp, type TestApp } from '../support/app.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 
 async function waitFor<T>(find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
@@ -40,7 +42,7 @@ describe('request logs and metrics', () => {
   });
 
   it('exposes Prometheus metrics: requests, leg latency per platform, credits', async () => {
-    const text = await (await app.get('/metrics')).text();
+    const text = await (await app.get('/metrics', TEST_METRICS_TOKEN)).text();
     expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="200"\} \d+/);
     expect(text).toMatch(/ads_leg_duration_seconds_count\{platform="airbnb",operation="search",status="ok",cached="false"\} \d+/);
     expect(text).toMatch(/ads_credits_charged_total\{operation="search"\} 5/);
@@ -59,11 +61,38 @@ describe('request logs and metrics', () => {
     fake.reset();
     expect(line).toMatchObject({ face: 'rest', method: 'GET', aborted: true, keyPrefix: key.slice(0, 15), credits: 0 });
     expect(line.requestId).toMatch(/^req_/);
-    const text = await (await app.get('/metrics')).text();
+    const text = await (await app.get('/metrics', TEST_METRICS_TOKEN)).text();
     expect(text).toMatch(/ads_http_requests_total\{face="rest",route="\/search",status="499"\} 1/);
     // Not billed: the client was gone before the debit (the leg itself succeeded).
     const [account] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
     expect(account!.b).toBe('50');
     expect(await app.sql`select 1 from credit_ledger where account_id = ${accountId} and amount < 0`).toHaveLength(0);
+  });
+
+  it('serves /metrics on the public listener only with the metrics token, and only to GET', async () => {
+    expect((await app.get('/metrics')).status).toBe(401);
+    expect((await app.get('/metrics', 'wrong-token-wrong-token')).status).toBe(401);
+    const { key } = await app.newKey('live', { credits: 5 });
+    expect((await app.get('/metrics', key)).status).toBe(401); // an API key is not the metrics token
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await fetch(`${app.baseUrl}/metrics`, { method, headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+      expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({ method, status: 405, allow: 'GET, HEAD' });
+    }
+  });
+
+  it('serves /metrics on a listener of its own (METRICS_PORT) and not at all on the public one without a token', async () => {
+    const closed = await startTestApp({ config: { metrics: { port: null, token: null } } });
+    const own = createMetricsServer(closed.deps);
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    try {
+      expect((await closed.get('/metrics')).status).toBe(404);
+      const res = await fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('ads_http_requests_total');
+      expect((await fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}/metrics`, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await new Promise((r) => own.close(r));
+      await closed.close();
+    }
   });
 });
