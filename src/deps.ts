@@ -22,6 +22,7 @@ import { createPgJobStore } from './adapters/postgres/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
+import { createOutageLog } from './adapters/system/outage-log.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -85,8 +86,10 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys,
     ledger,
     admin,
-    cache: overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock)),
-    limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
+    cache: overrides.cache ?? (redis ? createRedisCache(redis, createOutageLog(log, clock, 'cache (Redis)', 'every lookup is a miss')) : createMemoryCache(clock)),
+    limiter:
+      overrides.limiter ??
+      (redis ? createRedisRateLimiter(redis, memoryLimiter, createOutageLog(log, clock, 'rate limiter (Redis)', 'using in-process buckets')) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
       // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
