@@ -8,9 +8,15 @@ export async function migrateQueue(connectionString: string): Promise<void> {
   await runMigrations({ connectionString, logger: quietLogger() });
 }
 
+/** A failed task's message may quote a drizzle error, which carries the SQL and its parameters. */
+export function withoutQueries(message: string): string {
+  return message.replace(/Failed query: [\s\S]*?(\nparams: [^\n]*|$)/g, 'Failed query (text and parameters withheld)');
+}
+
 function quietLogger(log?: Logger): WorkerLogger {
-  return new WorkerLogger(() => (level, message) => {
+  return new WorkerLogger(() => (level, raw) => {
     if (!log) return;
+    const message = withoutQueries(raw);
     if (level === 'error') log.error({ source: 'graphile-worker' }, message);
     else if (level === 'warning') log.warn({ source: 'graphile-worker' }, message);
     else log.debug({ source: 'graphile-worker' }, message);
