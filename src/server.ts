@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Deps } from './deps.js';
 import { ServiceError } from './domain/errors.js';
-import { addressRateHeaders, createRestHandler, sendError } from './facades/rest/handler.js';
+import { addressRateHeaders, createRestHandler, logWhenFinished, sendError } from './facades/rest/handler.js';
 import { renderDocsPage } from './facades/rest/docs-page.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
 import { sendTrpcError } from './facades/trpc/errors.js';
@@ -45,6 +45,8 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
     }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
+    // The faces above log their own requests (with request id, key prefix and credits).
+    logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: () => undefined });
     if (path === '/mcp') return mcp(req, res, search);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
@@ -68,6 +70,14 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
       sendError(res, failure, requestId, deps);
     });
   });
+}
+
+const FIXED_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/']);
+
+/** A bounded metric label for a path outside /v1 and /trpc. */
+function routeLabel(path: string): string {
+  if (FIXED_ROUTES.has(path)) return path;
+  return OAUTH_PATHS.test(path) ? 'oauth' : 'unmatched';
 }
 
 /** Served by the OAuth authorization server (mounted at the origin root, as MCP clients expect). */

@@ -95,4 +95,16 @@ describe('request logs and metrics', () => {
       await closed.close();
     }
   });
+
+  it('logs and counts requests outside /v1 and /trpc too, with bounded route labels', async () => {
+    await (await app.get('/healthz')).text();
+    await (await app.get('/no/such/page')).text();
+    await (await fetch(`${app.baseUrl}/mcp`, { method: 'POST' })).text();
+    const text = await (await app.get('/metrics', TEST_METRICS_TOKEN)).text();
+    expect(text).toMatch(/ads_http_requests_total\{face="http",route="\/healthz",status="200"\} \d+/);
+    expect(text).toMatch(/ads_http_requests_total\{face="http",route="unmatched",status="404"\} \d+/);
+    expect(text).toMatch(/ads_http_requests_total\{face="mcp",route="\/mcp",status="401"\} \d+/);
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries.some((e) => e.msg === 'request' && e.face === 'mcp' && e.status === 401)).toBe(true);
+  });
 });

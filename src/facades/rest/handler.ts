@@ -13,6 +13,7 @@ import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
 interface RequestRecord {
+  /** `mcp` lines carry no credits: a tool call's charge is in its own result (meta.creditsCharged). */
   face: string;
   /** Known up front on REST; on tRPC it is read from the context when the response is done. */
   requestId?: string;
@@ -36,7 +37,7 @@ export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecor
       const status = aborted ? CLIENT_CLOSED : res.statusCode;
       deps.metrics.observeRequest(r.face, r.route, status);
       deps.log.info(
-        { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status, ...(aborted ? { aborted: true } : {}), keyPrefix: bag?.keyPrefix, credits: bag?.creditsCharged ?? 0, durationMs: Math.round((performance.now() - started) * 100) / 100 },
+        { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status, ...(aborted ? { aborted: true } : {}), keyPrefix: bag?.keyPrefix, credits: r.face === 'mcp' ? undefined : (bag?.creditsCharged ?? 0), durationMs: Math.round((performance.now() - started) * 100) / 100 },
         'request',
       );
     };
