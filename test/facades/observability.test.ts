@@ -107,4 +107,28 @@ describe('request logs and metrics', () => {
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.some((e) => e.msg === 'request' && e.face === 'mcp' && e.status === 401)).toBe(true);
   });
+
+  it('does not bill an MCP tool call whose client went away before the debit', async () => {
+    const { key, accountId } = await app.newKey('live', { credits: 50 });
+    fake.set('booking', { delayMs: 1_500 });
+    const before = fake.calls();
+    const gone = new AbortController();
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_stays', arguments: { location: 'Porto', platforms: ['booking'] } } };
+    const pending = fetch(`${app.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(call),
+      signal: gone.signal,
+    });
+    await waitFor(() => (fake.calls() > before ? true : undefined));
+    gone.abort();
+    await pending.catch(() => {});
+    await new Promise((r) => setTimeout(r, 2_000)); // past the leg's 1.5 s
+    fake.reset();
+    const [account] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+    expect(account!.b).toBe('50');
+    // The same call, waited for, is billed: the leg did answer.
+    const res = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) });
+    expect(((await res.json()) as { result: { structuredContent: { meta: { creditsCharged: number } } } }).result.structuredContent.meta.creditsCharged).toBe(5);
+  });
 });
