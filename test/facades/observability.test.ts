@@ -113,7 +113,7 @@ describe('request logs and metrics', () => {
     fake.set('booking', { delayMs: 1_500 });
     const before = fake.calls();
     const gone = new AbortController();
-    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_stays', arguments: { location: 'Porto', platforms: ['booking'] } } };
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_stays', arguments: { location: 'Madrid', platforms: ['booking'] } } };
     const pending = fetch(`${app.baseUrl}/mcp`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
@@ -130,5 +130,22 @@ describe('request logs and metrics', () => {
     // The same call, waited for, is billed: the leg did answer.
     const res = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) });
     expect(((await res.json()) as { result: { structuredContent: { meta: { creditsCharged: number } } } }).result.structuredContent.meta.creditsCharged).toBe(5);
+  });
+
+  it('does not bill a tRPC call whose client went away before the debit, and logs it as 499', async () => {
+    const { key, accountId } = await app.newKey('live', { credits: 50 });
+    fake.set('booking', { delayMs: 1_500 });
+    const before = fake.calls();
+    const gone = new AbortController();
+    const input = encodeURIComponent(JSON.stringify({ location: 'Berlin', platforms: ['booking'], limit: 7 }));
+    const pending = fetch(`${app.baseUrl}/trpc/search?input=${input}`, { headers: { Authorization: `Bearer ${key}` }, signal: gone.signal });
+    await waitFor(() => (fake.calls() > before ? true : undefined));
+    gone.abort();
+    await pending.catch(() => {});
+    const line = await waitFor(() => lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.msg === 'request' && e.face === 'trpc' && e.status === 499));
+    fake.reset();
+    expect(line).toMatchObject({ aborted: true, route: 'search', credits: 0 });
+    const [account] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+    expect(account!.b).toBe('50');
   });
 });

@@ -25,7 +25,7 @@ export function createTrpcHandler(deps: Deps) {
   const contexts = new WeakMap<IncomingMessage, Context>();
   const { publicUrl } = deps.config;
 
-  async function serve(req: IncomingMessage, res: ServerResponse, name: string, requestId: string): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, name: string, requestId: string, settle: () => void): Promise<void> {
     const method = req.method ?? 'GET';
     const allowed = allowedMethods(name);
     if (!allowed) return sendTrpcError(res, new ServiceError('not_found', `No procedure ${JSON.stringify(name)} on /trpc (one call per request, no batching).`), requestId, publicUrl);
@@ -34,6 +34,10 @@ export function createTrpcHandler(deps: Deps) {
       return sendTrpcError(res, refused, requestId, publicUrl, { Allow: allowed.join(', ') }, name);
     }
     contexts.set(req, createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress, signal: clientSignal(res) }));
+    // The adapter waits for 'drain' when a write is refused, which never comes on a socket that
+    // already closed (its client left): writes to a destroyed response are dropped instead.
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    res.write = ((...args: unknown[]) => (res.destroyed ? true : write(...args))) as ServerResponse['write'];
     stampErrorBodies(res, requestId, publicUrl);
     await nodeHTTPRequestHandler({
       router: appRouter,
@@ -43,7 +47,10 @@ export function createTrpcHandler(deps: Deps) {
       // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
       allowBatching: false,
       createContext: () => contexts.get(req)!,
-      responseMeta: ({ ctx }) => ({ headers: (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId } }),
+      responseMeta: ({ ctx }) => {
+        settle(); // the call's outcome (and charge) is known; only writing the answer remains
+        return { headers: (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId } };
+      },
       onError: ({ error }) => {
         // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
         // else is a fault of the face itself.
@@ -66,7 +73,7 @@ export function createTrpcHandler(deps: Deps) {
     };
     logWhenFinished(deps, res, { face: 'trpc', requestId, method: req.method ?? 'GET', route: procedure, bag }, new Promise<void>((r) => (settle = r)));
     try {
-      await serve(req, res, name, requestId);
+      await serve(req, res, name, requestId, settle);
     } catch (err) {
       deps.log.error({ requestId, face: 'trpc', errorClass: err instanceof Error ? err.constructor.name : typeof err, message: err instanceof Error ? err.message : String(err) }, 'internal error');
       sendTrpcError(res, new ServiceError('internal_error', 'Something went wrong on our side. Retry, and quote the request id if it persists.'), requestId, publicUrl);
