@@ -34,7 +34,7 @@ const priceUrl = (baseUrl: string) => `${baseUrl}/v1/price?platform=airbnb&listi
 async function waitStarted(app: TestApp, accountId: string, ids: string[]): Promise<JobRecord[]> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const jobs = await Promise.all(ids.map((id) => app.deps.jobs.find(id, accountId, new Date())));
+    const jobs = await Promise.all(ids.map((id) => app.deps.jobs.find(id, { accountId, keyEnv: 'live' }, new Date())));
     if (jobs.every((j) => j?.status === 'completed')) return jobs as JobRecord[];
     if (jobs.some((j) => j?.status === 'failed')) throw new Error(`a job failed: ${JSON.stringify(jobs.find((j) => j?.status === 'failed')?.error)}`);
     if (Date.now() > until) throw new Error('jobs did not complete within 60 s');

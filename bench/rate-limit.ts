@@ -15,6 +15,7 @@ import { connectRedis } from '../src/adapters/redis/client.js';
 import { createRedisRateLimiter } from '../src/adapters/redis/rate-limiter.js';
 import { createMemoryRateLimiter } from '../src/adapters/memory/rate-limiter.js';
 import { systemClock } from '../src/adapters/system/clock.js';
+import { createOutageLog } from '../src/adapters/system/outage-log.js';
 import type { RateLimiter } from '../src/domain/service-ports.js';
 import { bearer, expectStatuses, interleave, load, median, ms, pct, progress, row, scenarioMain, startBenchApp, noopLimiter, unlimited, type Row } from './support.js';
 
@@ -42,7 +43,7 @@ export async function run(): Promise<Row[]> {
   const redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const memory = createMemoryRateLimiter(systemClock);
   let fallbacks = 0;
-  const redisLimiter = createRedisRateLimiter(redis, { take: (b, c) => (fallbacks++, memory.take(b, c)) }, pino({ level: 'silent' }));
+  const redisLimiter = createRedisRateLimiter(redis, { take: (b, c) => (fallbacks++, memory.take(b, c)) }, createOutageLog(pino({ level: 'silent' }), systemClock, 'redis', 'in-process buckets'));
   const noop = noopLimiter();
   const app = await startBenchApp();
   try {

@@ -39,6 +39,8 @@ const Env = z.object({
   BREAKER_MIN_ACCOUNTS: z.coerce.number().int().min(1).default(2),
   BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
@@ -95,6 +97,11 @@ export interface Config {
   breakerHalfOpenMs: number;
   /** Bucket per client address for calls without a valid key, so key guessing is slow. */
   anonymousPerMinute: number;
+  /**
+   * Where Prometheus reads `/metrics`: a listener of its own on 127.0.0.1 (`port`), and/or the
+   * public listener behind a bearer token. With neither, metrics are not served.
+   */
+  metrics: { port: number | null; token: string | null };
   logLevel: string;
   production: boolean;
   /** Job webhooks (issue 17): delivery limits and the retry schedule (about 24 h in all). */
@@ -165,6 +172,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     breakerMinCalls: e.BREAKER_MIN_CALLS,
     breakerMinAccounts: e.BREAKER_MIN_ACCOUNTS,
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
+    metrics: { port: e.METRICS_PORT ?? null, token: e.METRICS_TOKEN ?? null },
     logLevel: e.LOG_LEVEL,
     production,
     webhooks: { allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true', timeoutMs: 5_000, maxResponseBytes: 1_024, retryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS },

@@ -29,6 +29,7 @@ import { createCallbackTargets } from './adapters/webhooks/targets.js';
 import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
 import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
+import { createOutageLog } from './adapters/system/outage-log.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -94,7 +95,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys.forget(); // this process stops accepting it at once; others within the cache's TTL
     return revoked;
   };
-  const cache = overrides.cache ?? (redis ? createRedisCache(redis, log) : createMemoryCache(clock));
+  const cache = overrides.cache ?? (redis ? createRedisCache(redis, createOutageLog(log, clock, 'cache (Redis)', 'every lookup is a miss')) : createMemoryCache(clock));
   return {
     config,
     db: database.db,
@@ -109,7 +110,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     admin,
     cache,
     clientMetadata: overrides.clientMetadata ?? createClientMetadataFetcher(cache),
-    limiter: overrides.limiter ?? (redis ? createRedisRateLimiter(redis, memoryLimiter, log) : memoryLimiter),
+    limiter:
+      overrides.limiter ??
+      (redis ? createRedisRateLimiter(redis, memoryLimiter, createOutageLog(log, clock, 'rate limiter (Redis)', 'using in-process buckets')) : memoryLimiter),
     platforms: {
       sandbox: overrides.platforms?.sandbox ?? createSandboxAdapters(),
       live: overrides.platforms?.live ?? live!,
@@ -133,11 +136,14 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     webhooks: createPgWebhookStore(database.db),
     callbacks: createCallbackTargets(config.webhooks, overrides.resolveHost ?? systemResolver),
     async ready() {
+      // Not ready while the database does not answer within two seconds (an outage or a pause).
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+      const probe = database.pool.query('select 1').then(() => true, () => false);
       try {
-        await database.pool.query('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([probe, timeout]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {

@@ -1,6 +1,6 @@
 import type { Deps } from './deps.js';
 import { startJobRunner, type JobRunner } from './adapters/jobs/runner.js';
-import { executeJob } from './router/job-executor.js';
+import { abandonJobs, executeJob } from './router/job-executor.js';
 import { runWebhookDelivery } from './router/webhook-delivery.js';
 
 /** The job worker for this process's Deps: runs accepted jobs and the retention clean-up. */
@@ -16,6 +16,7 @@ export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner>
     // Idempotency-Key answers are kept as long as jobs (24 h) and cleared by the same periodic task.
     deleteExpired: async () => (await deps.jobs.deleteExpired(deps.clock.now())) + (await deps.idempotency.deleteExpired(deps.clock.now())),
     deliverWebhook: (webhookId) => runWebhookDelivery(deps, webhookId),
+    abandon: (jobIds) => abandonJobs(deps, jobIds),
     log: deps.log,
   });
 }

@@ -5,6 +5,7 @@ import { atListeningPort, localOrigin, parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
 import { createRequestHandler } from './server.js';
+import { createMetricsServer } from './facades/metrics.js';
 import { connectRedis } from './adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
 import { onShutdown } from './shutdown.js';
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
   server.on('request', createRequestHandler(deps));
   const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
+  // Metrics on a listener of their own, reachable from this machine only (README, Observability).
+  const metricsServer = config.metrics.port === null ? null : createMetricsServer(deps);
+  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(config.metrics.port!, '127.0.0.1', resolve));
 
   const where = localOrigin(config.host, config.port);
   console.log(`Accommodation Data Service listening on ${where} (docs: ${config.publicUrl}/docs)`);
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     }],
+    ['metrics listener', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
     ['job worker', () => runner?.stop()],
     ['stores', () => deps.close()],
     ['database', () => database.stop()],

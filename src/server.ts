@@ -1,17 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Deps } from './deps.js';
 import { ServiceError } from './domain/errors.js';
-import { addressRateHeaders, createRestHandler, sendError } from './facades/rest/handler.js';
+import { addressRateHeaders, createRestHandler, logWhenFinished, sendError } from './facades/rest/handler.js';
 import { renderReferencePage } from './facades/docs/reference-page.js';
 import { renderErrorCatalogue } from './facades/docs/error-catalogue-page.js';
 import { scalarBundle } from './facades/docs/assets.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
+import { sendTrpcError } from './facades/trpc/errors.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
 import { capabilityMatrix } from './domain/capabilities.js';
 import { loadResponseExamples } from './facades/rest/openapi/examples.js';
 import { createOAuthApp } from './facades/mcp/oauth/app.js';
 import { createMcpHttp } from './facades/mcp/http.js';
+import { serveMetrics } from './facades/metrics.js';
+import { toServiceError } from './router/errors.js';
+import { describeFailure } from './router/dependency-errors.js';
 
 /**
  * One node:http listener for every face (design.md section 2): REST under /v1, internal tRPC
@@ -47,18 +51,18 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     // part of the service routes the same path.
     if (/\\|%5c|(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
       const headers = await addressRateHeaders(deps, req);
-      return sendError(res, new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).'), deps.ids.requestId(), deps, headers);
+      const refused = new ServiceError('not_found', 'No endpoint at this path (dot segments and backslashes are not allowed).');
+      if (path.startsWith('/trpc/')) return sendTrpcError(res, refused, deps.ids.requestId(), deps.config.publicUrl, headers);
+      return sendError(res, refused, deps.ids.requestId(), deps, headers);
     }
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
+    // The faces above log their own requests (with request id, key prefix and credits).
+    logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: () => undefined });
     if (path === '/mcp') return mcp(req, res, search);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
-    if (path === '/metrics') {
-      res.setHeader('Content-Type', deps.metrics.registry.contentType);
-      res.end(await deps.metrics.registry.metrics());
-      return;
-    }
+    if (path === '/metrics' && deps.config.metrics.token) return serveMetrics(deps, req, res, deps.config.metrics.token);
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') return html(res, docsHtml);
     if (path === '/docs/errors') return html(res, errorsHtml);
@@ -73,11 +77,22 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
 
   return (req, res) => {
     route(req, res).catch((err: unknown) => {
-      const requestId = deps.ids.requestId();
-      deps.log.error({ requestId, err }, 'unhandled error in HTTP front router');
-      sendError(res, new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps);
+      // The face may already have named the request; a database outage is a 503, not a 500.
+      const requestId = String(res.getHeader('X-Request-Id') ?? deps.ids.requestId());
+      const failure = toServiceError(err);
+      const level = failure.code === 'internal_error' ? 'error' : 'warn';
+      deps.log[level]({ requestId, ...describeFailure(err) }, 'unhandled error in HTTP front router');
+      sendError(res, failure, requestId, deps);
     });
   };
+}
+
+const FIXED_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
+
+/** A bounded metric label for a path outside /v1 and /trpc. */
+function routeLabel(path: string): string {
+  if (FIXED_ROUTES.has(path)) return path;
+  return OAUTH_PATHS.test(path) ? 'oauth' : 'unmatched';
 }
 
 /** Served by the OAuth authorization server (mounted at the origin root, as MCP clients expect). */

@@ -55,6 +55,7 @@ export const SUB_CODES = {
   child_ages_mismatch: { code: 'invalid_request', when: 'The number of childAges differs from children.' },
   platform_not_supported: { code: 'invalid_request', when: 'The platform does not serve this operation for your key kind; the message lists those that do (see `GET /v1/platforms`).' },
   repeated_parameter: { code: 'invalid_request', when: 'A single-valued parameter was sent more than once (`limit=5&limit=6`).' },
+  json_too_deep: { code: 'invalid_request', when: 'The JSON body nests deeper than 64 levels.' },
   invalid_json: { code: 'invalid_request', when: 'The request body is not valid JSON.' },
   invalid_encoding: { code: 'invalid_request', when: 'A path segment is not valid percent-encoding.' },
   malformed_input: { code: 'invalid_request', when: 'The request could not be read at all.' },

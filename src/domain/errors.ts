@@ -28,13 +28,14 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_format_error: 502,
   upstream_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** Codes a client may retry unchanged and expect a different outcome. */
-const RETRYABLE: ReadonlySet<string> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'idempotency_key_in_use']);
+const RETRYABLE: ReadonlySet<string> = new Set(['rate_limit_exceeded', 'internal_error', 'upstream_unavailable', 'idempotency_key_in_use', 'service_unavailable']);
 
 export function isRetryable(code: ErrorCode): boolean {
   return RETRYABLE.has(code);

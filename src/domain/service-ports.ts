@@ -93,13 +93,20 @@ export type NewJob = Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'keyEnv' | '
 export interface JobStore {
   /** Enqueues, or returns the account's in-flight job for the same call (`created` false). */
   enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
-  /** The account's job, unless unknown, another account's, or expired at `now`. */
-  find(id: string, accountId: string, now: Date): Promise<JobRecord | null>;
+  /**
+   * The owner's job, unless unknown, another account's, made with the other key kind (a sandbox
+   * key never reads live results, nor the reverse), or expired at `now`.
+   */
+  find(id: string, owner: { accountId: string; keyEnv: KeyEnv }, now: Date): Promise<JobRecord | null>;
   /** Marks a job running; null when it is already completed or failed (nothing to do). */
   start(id: string, now: Date): Promise<JobRecord | null>;
   /** Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. */
   complete(id: string, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
   fail(id: string, error: Record<string, unknown>, now: Date): Promise<void>;
+  /** Keeps an attempt's retryable error on a job still in flight: the error it ends with if the queue gives up. */
+  noteFailure(id: string, error: Record<string, unknown>): Promise<void>;
+  /** Fails a job the queue gave up on (attempts spent by crashes): its last noted error, else `fallback`; 0 credits. */
+  abandon(id: string, fallback: Record<string, unknown>, now: Date): Promise<boolean>;
   /** Deletes jobs past their retention; returns how many. */
   deleteExpired(now: Date): Promise<number>;
 }

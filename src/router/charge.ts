@@ -1,6 +1,7 @@
 import { ServiceError } from '../domain/errors.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
+import { ClientGone } from './client-gone.js';
 
 /**
  * Posts a call's charge before its answer leaves (design.md section 4). A request holding an
@@ -10,6 +11,9 @@ import type { Context } from './context.js';
 export async function postCharge(ctx: Context & { principal: Principal }, credits: number, reason: string, answer: unknown): Promise<void> {
   // A job's charge is posted by the worker in the transaction that stores its result.
   if (ctx.jobId) return;
+  // Checked just before posting: a client that left is not billed. What remains is the window
+  // between this check and the response reaching the socket (README, Reliability).
+  if (credits > 0 && ctx.clientGone()) throw new ClientGone();
   const entry = credits > 0 ? { accountId: ctx.principal.accountId, entryKey: `req:${ctx.requestId}`, amount: -credits, reason } : null;
   const claim = ctx.idempotency;
   if (claim) {

@@ -39,6 +39,8 @@ export interface Context {
   idempotency?: IdempotencyClaim;
   /** Query parameters the operation does not read, as sent: tolerated, but reported as a warning. */
   unknownParams?: string[];
+  /** True once the caller's connection is gone: a call nobody will receive is not billed. */
+  clientGone(): boolean;
 }
 
 export interface ContextSource {
@@ -50,6 +52,8 @@ export interface ContextSource {
   unknownParams?: string[];
   authorization: string | null | undefined;
   clientAddress: string | undefined;
+  /** Aborted when the caller's connection closes before the answer (HTTP faces). */
+  signal?: AbortSignal;
 }
 
 export function createContext(deps: Deps, source: ContextSource): Context {
@@ -64,5 +68,6 @@ export function createContext(deps: Deps, source: ContextSource): Context {
     authorization: source.authorization ?? null,
     clientAddress: source.clientAddress ?? 'unknown',
     res: { headers: { 'X-Request-Id': requestId } },
+    clientGone: () => source.signal?.aborted ?? false,
   };
 }

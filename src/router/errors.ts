@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { ServiceError } from '../domain/errors.js';
+import { ServiceError, type ErrorCode } from '../domain/errors.js';
 import { fromValidation, type ZodLikeIssue } from './validation-errors.js';
+import { isDependencyUnavailable, serviceUnavailable } from './dependency-errors.js';
 
 /** The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. */
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -28,6 +29,7 @@ function isZodError(e: unknown): e is { issues: ZodLikeIssue[] } {
 /** Any error as a ServiceError; unknown ones become internal_error with nothing internal in the message. */
 export function toServiceError(err: unknown, rawInput?: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
+  if (isDependencyUnavailable(err)) return serviceUnavailable();
   if (err instanceof TRPCError) {
     if (err.cause instanceof ServiceError) return err.cause;
     if (err.code === 'BAD_REQUEST' && isZodError(err.cause)) return fromValidation(err.cause.issues, rawInput);

@@ -31,7 +31,26 @@ export async function executeJob(deps: Deps, jobId: string, attempt: number, max
     }
   } catch (err) {
     const failure = toServiceError(err);
-    if (failure.retryable && attempt < maxAttempts) throw err;
-    await deps.jobs.fail(jobId, errorBody(failure, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
+    const error = errorBody(failure, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>;
+    if (failure.retryable && attempt < maxAttempts) {
+      // Kept in case the remaining attempts are lost to crashes: the job then ends with this error.
+      await deps.jobs.noteFailure(jobId, error).catch(() => {});
+      throw err;
+    }
+    await deps.jobs.fail(jobId, error, deps.clock.now());
+  }
+}
+
+/**
+ * Ends jobs whose queue entries graphile-worker will not run again (every attempt spent, the last
+ * ones by crashed workers): failed at 0 credits with the last retryable error an attempt met, or
+ * an internal error when every attempt crashed.
+ */
+export async function abandonJobs(deps: Deps, jobIds: string[]): Promise<void> {
+  const now = deps.clock.now();
+  const crashed = new ServiceError('internal_error', 'The job stopped on every attempt before it could finish. Nothing was charged; send the call again.');
+  for (const jobId of jobIds) {
+    const fallback = errorBody(crashed, deps.ids.requestId(), deps.config.publicUrl).error as unknown as Record<string, unknown>;
+    if (await deps.jobs.abandon(jobId, fallback, now)) deps.log.warn({ jobId }, 'job failed: its attempts were spent by workers that stopped');
   }
 }

@@ -13,7 +13,9 @@ export async function runWebhookDelivery(deps: Deps, webhookId: number): Promise
   if (!hook || hook.status === 'delivered' || hook.status === 'failed' || hook.status === 'waiting') return;
   const now = deps.clock.now();
   const attempts = hook.attempts + 1;
-  const job = await deps.jobs.find(hook.jobId, hook.accountId, now);
+  // The webhook was registered by the job's owner, with whichever key kind made the job.
+  const owner = (keyEnv: 'live' | 'sandbox') => deps.jobs.find(hook.jobId, { accountId: hook.accountId, keyEnv }, now);
+  const job = (await owner('live')) ?? (await owner('sandbox'));
   if (!job) {
     await deps.webhooks.recordAttempt(hook.id, { status: 'failed', attempts: hook.attempts, lastError: 'the job expired before its webhook was delivered', now, retryAt: null });
     return;

@@ -80,6 +80,21 @@ describe('sandbox:async', () => {
     const { final } = await pollUntilDone(accepted.data.jobId, owner.key);
     expect((final.data.result as { offers: unknown[] }).offers.length).toBeGreaterThan(0);
   });
+
+  it('belongs to the key kind that made it: sandbox and live keys of one account never read each other\'s jobs', async () => {
+    const live = await app.newKey('live', { credits: 100 });
+    const sandbox = await app.deps.admin.createKey(live.accountId, 'sandbox');
+    fake.set('airbnb', { expectedMs: 30_000 });
+    const liveRes = await app.get('/v1/price?platform=airbnb&listingId=40000077&checkIn=2031-04-01&checkOut=2031-04-03', live.key);
+    fake.reset();
+    expect(liveRes.status).toBe(202);
+    const liveJob = ((await liveRes.json()) as Poll).data.jobId;
+    const sandboxJob = ((await (await app.get('/v1/search?location=sandbox:async', sandbox.key)).json()) as Poll).data.jobId;
+    await expectError(await app.get(`/v1/jobs/${liveJob}`, sandbox.key), 404, 'job_not_found');
+    await expectError(await app.get(`/v1/jobs/${sandboxJob}`, live.key), 404, 'job_not_found');
+    expect((await pollUntilDone(liveJob, live.key)).final.data.status).toBe('completed');
+    expect((await pollUntilDone(sandboxJob, sandbox.key)).final.data.status).toBe('completed');
+  });
 });
 
 describe('live jobs', () => {

@@ -1,12 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/adapters/redis/client.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** A Redis server of the test's own, so it can be killed mid-run without touching anyone else's. */
 let redisServer: ChildProcess;
+let redisPort: number;
 let app: TestApp;
+const lines: { msg: string; level: number }[] = [];
+
+function startRedisServer(port: number): ChildProcess {
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+}
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -17,13 +24,14 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const port = (redisPort = await freePort());
+  redisServer = startRedisServer(port);
   let redis;
   for (let i = 0; i < 50 && !redis; i++) {
     redis = await connectRedis(`redis://127.0.0.1:${port}`).catch(async () => void (await new Promise((r) => setTimeout(r, 100))));
   }
-  app = await startTestApp({ redis: redis! });
+  const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as { msg: string; level: number }) });
+  app = await startTestApp({ redis: redis!, log });
 });
 afterAll(async () => {
   redisServer.kill('SIGKILL');
@@ -54,4 +62,20 @@ describe('Redis stopped mid-run', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   });
+
+  it('logs the loss once per component while it lasts, and once when Redis is back', async () => {
+    const warnings = () => lines.filter((l) => l.level === 40).map((l) => l.msg);
+    expect(warnings().filter((m) => m.startsWith('cache (Redis)'))).toEqual(['cache (Redis) unavailable: every lookup is a miss']);
+    expect(warnings().filter((m) => m.startsWith('rate limiter (Redis)'))).toEqual(['rate limiter (Redis) unavailable: using in-process buckets']);
+
+    redisServer = startRedisServer(redisPort);
+    const { key } = await app.newKey('sandbox');
+    const until = Date.now() + 15_000;
+    while (!warnings().includes('cache (Redis) available again') || !warnings().includes('rate limiter (Redis) available again')) {
+      if (Date.now() > until) throw new Error(`Redis never logged as back: ${JSON.stringify(warnings())}`);
+      await (await app.get('/v1/search?location=Porto&limit=1', key)).text();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(warnings().filter((m) => m.includes('available again'))).toHaveLength(2);
+  }, 30_000);
 });

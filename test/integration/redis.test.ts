@@ -7,9 +7,10 @@ import { connectRedis } from '../../src/adapters/redis/client.js';
 import { createRedisCache } from '../../src/adapters/redis/cache.js';
 import { createRedisRateLimiter } from '../../src/adapters/redis/rate-limiter.js';
 import { FakeClock } from '../../src/adapters/system/clock.js';
+import { createOutageLog } from '../../src/adapters/system/outage-log.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const log = pino({ level: 'silent' });
+const log = createOutageLog(pino({ level: 'silent' }), new FakeClock(), 'redis', 'falling back');
 let redis: Redis;
 const ns = () => `test:${randomBytes(6).toString('hex')}`;
 

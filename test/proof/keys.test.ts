@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { TEST_METRICS_TOKEN, startTestApp, type TestApp } from '../support/app.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 import { REQUEST_ID } from '../support/common-rules.js';
 
@@ -157,7 +157,7 @@ describe('no plaintext key in the database or the logs', () => {
     for (const k of [sandbox.key, live.key]) expect(requestLines.some((l) => l.keyPrefix === k.slice(0, 15))).toBe(true);
     expect(requestLines.some((l) => l.status === 401)).toBe(true);
     // And the metrics page.
-    const metrics = await (await call('/metrics')).text();
+    const metrics = await (await call('/metrics', { authorization: `Bearer ${TEST_METRICS_TOKEN}` })).text();
     for (const n of needles) expect(metrics.includes(n)).toBe(false);
     console.log(`keys (a): ${Object.keys(statuses).length} labelled calls, ${tables.length} tables / ${allRows.length} rows scanned, ${logLines.length} log lines scanned, statuses ${JSON.stringify(Object.values(statuses).reduce<Record<number, number>>((a, s) => ((a[s] = (a[s] ?? 0) + 1), a), {}))}`);
   }, 120_000);

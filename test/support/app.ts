@@ -8,6 +8,9 @@ import { createHttpServer } from '../../src/server.js';
 import { startWorker } from '../../src/job-worker.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
+/** Test apps serve /metrics on their public listener behind this token. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
 export interface TestApp {
   baseUrl: string;
   deps: Deps;
@@ -30,6 +33,7 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
   const config = testConfig({
     publicUrl: `http://127.0.0.1:${port}`,
     anonymousPerMinute: 100_000,
+    metrics: { port: null, token: TEST_METRICS_TOKEN },
     ...configOverrides,
     worker: { concurrency: 4, pollIntervalMs: 200, heartbeatMs: 500, staleAfterMs: 2_000, maxAttempts: 3, ...configOverrides?.worker },
   });

@@ -52,7 +52,7 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
     url: `http://127.0.0.1:${port}`,
     output: () => out,
     async kill(signal = 'SIGKILL') {
-      if (proc.exitCode !== null) return;
+      if (proc.exitCode !== null || proc.signalCode !== null) return; // already gone (exited or killed)
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill(signal);
       await exited;

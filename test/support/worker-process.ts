@@ -1,16 +1,17 @@
 /**
  * A job worker process for crash tests: the real runner and executor, with the platforms (the
- * edge we do not own) faked. DATABASE_URL names the test database; FAKE_DELAY_MS slows vrbo;
- * WEBHOOK_ALLOW_LOOPBACK=true lets job webhooks reach the test's own receiver.
+ * edge we do not own) faked. DATABASE_URL names the test database; FAKE_DELAY_MS slows vrbo and
+ * FAKE_MODE (ok, fail, ...) sets how it answers; WEBHOOK_ALLOW_LOOPBACK=true lets job webhooks
+ * reach the test's own receiver.
  */
 import { testConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import { startWorker } from '../../src/job-worker.js';
-import { fakePlatforms } from './fake-platforms.js';
+import { fakePlatforms, type LegMode } from './fake-platforms.js';
 
 const url = process.env.DATABASE_URL!;
 const fake = fakePlatforms();
-fake.set('vrbo', { delayMs: Number(process.env.FAKE_DELAY_MS ?? 0) });
+fake.set('vrbo', { delayMs: Number(process.env.FAKE_DELAY_MS ?? 0), mode: (process.env.FAKE_MODE ?? 'ok') as LegMode });
 const base = testConfig();
 const config = testConfig({
   legDeadlineMs: 60_000,

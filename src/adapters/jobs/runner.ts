@@ -8,9 +8,15 @@ export async function migrateQueue(connectionString: string): Promise<void> {
   await runMigrations({ connectionString, logger: quietLogger() });
 }
 
+/** A failed task's message may quote a drizzle error, which carries the SQL and its parameters. */
+export function withoutQueries(message: string): string {
+  return message.replace(/Failed query: [\s\S]*?(\nparams: [^\n]*|$)/g, 'Failed query (text and parameters withheld)');
+}
+
 function quietLogger(log?: Logger): WorkerLogger {
-  return new WorkerLogger(() => (level, message) => {
+  return new WorkerLogger(() => (level, raw) => {
     if (!log) return;
+    const message = withoutQueries(raw);
     if (level === 'error') log.error({ source: 'graphile-worker' }, message);
     else if (level === 'warning') log.warn({ source: 'graphile-worker' }, message);
     else log.debug({ source: 'graphile-worker' }, message);
@@ -29,6 +35,8 @@ export interface JobRunnerOptions {
   deleteExpired(): Promise<number>;
   /** One attempt to deliver a job's webhook (its own schedule of retries; see router/webhook-delivery). */
   deliverWebhook?(webhookId: number): Promise<void>;
+  /** Ends the jobs (by job key) whose queue entries have no attempt left and will never run again. */
+  abandon(jobIds: string[]): Promise<void>;
   log: Logger;
 }
 
@@ -66,10 +74,26 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     const { rows } = await utils.withPgClient((client) =>
       client.query<{ worker_id: string }>(`delete from worker_heartbeats where beat_at < now() - make_interval(secs => $1) returning worker_id`, [o.staleAfterMs / 1000]),
     );
+    if (rows.length > 0) {
+      const dead = rows.map((r) => r.worker_id);
+      await utils.forceUnlockWorkers(dead);
+      o.log.warn({ workers: dead }, 'released the jobs of workers that stopped answering');
+    }
+    await reapExhausted();
+  };
+  // An entry released from a dead worker with every attempt spent is never fetched again
+  // (graphile-worker only runs attempts < max_attempts): its job is ended here, then the entry
+  // removed, so a job never stays `running` with nothing running it.
+  const reapExhausted = async () => {
+    const { rows } = await utils.withPgClient((client) =>
+      client.query<{ id: string; key: string }>(
+        `select id::text, key from graphile_worker.jobs
+         where task_identifier = 'run_operation' and attempts >= max_attempts and locked_at is null and key is not null`,
+      ),
+    );
     if (rows.length === 0) return;
-    const dead = rows.map((r) => r.worker_id);
-    await utils.forceUnlockWorkers(dead);
-    o.log.warn({ workers: dead }, 'released the jobs of workers that stopped answering');
+    await o.abandon(rows.map((r) => r.key));
+    await utils.completeJobs(rows.map((r) => r.id));
   };
   const tick = () => beat().then(sweep).catch((err: unknown) => o.log.warn({ err: String(err) }, 'worker heartbeat failed'));
 

@@ -22,13 +22,28 @@ const MIGRATIONS = fileURLToPath(new URL('../../../drizzle', import.meta.url));
  * query that used it, and the pool logs and replaces it.
  */
 export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'accommodation-data-service' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'accommodation-data-service',
+    // During an outage a call waits at most this long for a connection, then answers 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A statement waiting on a row lock (a debit behind another one) gives up after LOCK_TIMEOUT
+    // (a retryable 503, nothing charged), and while it waits the server checks every second that
+    // this process is still connected: if it was killed, the statement is cancelled instead of
+    // committing a debit after the kill (PostgreSQL 14+).
+    options: `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS}`,
+  });
   pool.on('error', onError);
   // A client checked out for a transaction has no pool listener: one of its own keeps a server-side
   // disconnect an error of that transaction instead of an unhandled 'error' event.
   pool.on('connect', (client) => client.on('error', onError));
   return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
 }
+
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const LOCK_TIMEOUT_MS = 5_000;
+export const CONNECTION_CHECK_MS = 1_000;
 
 /** Applies the SQL migrations in drizzle/ (idempotent), on a connection of its own. */
 export async function runMigrations(url: string): Promise<void> {

@@ -27,7 +27,10 @@ function toRecord(row: Row): JobRecord {
   };
 }
 
-/** Job rows in PostgreSQL, queued through graphile-worker in the same transaction. */
+/**
+ * Job rows in PostgreSQL, queued through graphile-worker in the same transaction. The queue
+ * entry's job key is the job's id, so a worker can tell which job an exhausted entry was.
+ */
 export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
   return {
     async enqueue(job: NewJob) {
@@ -42,7 +45,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
           on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
           returning id
         )
-        select id, graphile_worker.add_job('run_operation', json_build_object('jobId', id), max_attempts := ${maxAttempts}::int) is not null as queued
+        select id, graphile_worker.add_job('run_operation', json_build_object('jobId', id), max_attempts := ${maxAttempts}::int, job_key := id) is not null as queued
         from inserted`);
       if (rows[0]) {
         const created: JobRecord = {
@@ -60,8 +63,11 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
       return { job: toRecord(existing), created: false };
     },
 
-    async find(id, accountId, now) {
-      const [row] = await db.select().from(asyncJobs).where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, accountId), gt(asyncJobs.expiresAt, now)));
+    async find(id, owner, now) {
+      const [row] = await db
+        .select()
+        .from(asyncJobs)
+        .where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, owner.accountId), eq(asyncJobs.keyEnv, owner.keyEnv), gt(asyncJobs.expiresAt, now)));
       return row ? toRecord(row) : null;
     },
 
@@ -92,6 +98,19 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         .update(asyncJobs)
         .set({ status: 'failed', error, creditsCharged: 0, finishedAt: now })
         .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+    },
+
+    async noteFailure(id, error) {
+      await db.update(asyncJobs).set({ error }).where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+    },
+
+    async abandon(id, fallback, now) {
+      const rows = await db
+        .update(asyncJobs)
+        .set({ status: 'failed', error: sql`coalesce(${asyncJobs.error}, ${JSON.stringify(fallback)}::jsonb)`, creditsCharged: 0, finishedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)))
+        .returning({ id: asyncJobs.id });
+      return rows.length > 0;
     },
 
     async deleteExpired(now) {

@@ -1,23 +1,29 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import type { Cache } from '../../domain/service-ports.js';
+import type { OutageLog } from '../system/outage-log.js';
 
-/** The shared cache. It fails open: a Redis error is a miss (get) or a skipped write (set). */
-export function createRedisCache(redis: Redis, log: Logger): Cache {
+/**
+ * The shared cache. It fails open: a Redis error is a miss (get) or a skipped write (set). The
+ * outage is logged when it starts, once a minute and when it ends, not per operation.
+ */
+export function createRedisCache(redis: Redis, outage: OutageLog): Cache {
   return {
     async get(key) {
       try {
-        return await redis.get(key);
+        const value = await redis.get(key);
+        outage.succeeded();
+        return value;
       } catch (err) {
-        log.warn({ err: String(err) }, 'cache unavailable: treating as a miss');
+        outage.failed(err);
         return null;
       }
     },
     async set(key, value, ttlMs) {
       try {
         await redis.set(key, value, 'PX', ttlMs);
+        outage.succeeded();
       } catch (err) {
-        log.warn({ err: String(err) }, 'cache unavailable: result not cached');
+        outage.failed(err);
       }
     },
   };

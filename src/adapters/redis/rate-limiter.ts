@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import type { RateDecision, RateLimiter } from '../../domain/service-ports.js';
+import type { OutageLog } from '../system/outage-log.js';
 
 /**
  * Token bucket in one atomic script on Redis time (spec 8.1), so every API process shares exact
@@ -29,22 +29,19 @@ return { allowed, math.floor(units / 60000), now + full_in, retry }
 
 type WithTakeToken = Redis & { takeToken(key: string, capacity: number): Promise<number[]> };
 
-export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter, log: Logger): RateLimiter {
+export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter, outage: OutageLog): RateLimiter {
   // defineCommand sends EVALSHA and reloads the script on NOSCRIPT by itself.
   if (!('takeToken' in redis)) redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   const client = redis as WithTakeToken;
-  let warnedAt = 0;
   return {
     async take(bucket, capacity): Promise<RateDecision> {
       try {
         const [allowed, remaining, resetAtMs, retryAfterMs] = await client.takeToken(`rl:${bucket}`, capacity);
+        outage.succeeded();
         return { allowed: allowed === 1, limit: capacity, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! };
       } catch (err) {
         // Documented policy: with Redis down, limits hold per process rather than not at all.
-        if (Date.now() - warnedAt > 60_000) {
-          warnedAt = Date.now();
-          log.warn({ err: String(err) }, 'rate limiter: Redis unavailable, using in-process buckets');
-        }
+        outage.failed(err);
         return fallback.take(bucket, capacity);
       }
     },

@@ -41,10 +41,10 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
 }
 
 /** Runs one tool through the same tRPC procedure as REST, for an already authenticated principal. */
-export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown): Promise<CallToolResult> {
+export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
-  const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress }), principal };
+  const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }), principal };
   try {
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
     const result = await caller[tool.procedure]!(args ?? {});
@@ -79,8 +79,8 @@ export function createMcpHandler(deps: Deps) {
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments),
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+      callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments, extra.signal),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

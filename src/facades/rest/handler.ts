@@ -8,11 +8,13 @@ import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { readRetryParams } from './retry-params.js';
 import { routeTable } from './routes.js';
+import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
 interface RequestRecord {
+  /** `mcp` lines carry no credits: a tool call's charge is in its own result (meta.creditsCharged). */
   face: string;
   /** Known up front on REST; on tRPC it is read from the context when the response is done. */
   requestId?: string;
@@ -21,18 +23,32 @@ interface RequestRecord {
   bag(): { requestId?: string; keyPrefix?: string; creditsCharged?: number } | undefined;
 }
 
-/** One structured line per request (never the key, only its prefix), and the request counter. */
-export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecord): void {
+/**
+ * One structured line per request (never the key, only its prefix), and the request counter,
+ * written on `close` so a request whose client went away is counted too: it is logged with
+ * status 499 and `aborted: true`, once its handler is done (`settled`), so a charge that was
+ * already committed shows in `credits`.
+ */
+export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecord, settled: Promise<unknown> = Promise.resolve()): void {
   const started = performance.now();
-  res.on('finish', () => {
-    const bag = r.bag();
-    deps.metrics.observeRequest(r.face, r.route, res.statusCode);
-    deps.log.info(
-      { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status: res.statusCode, keyPrefix: bag?.keyPrefix, credits: bag?.creditsCharged ?? 0, durationMs: Math.round((performance.now() - started) * 100) / 100 },
-      'request',
-    );
+  res.on('close', () => {
+    const aborted = !res.writableFinished;
+    const write = () => {
+      const bag = r.bag();
+      const status = aborted ? CLIENT_CLOSED : res.statusCode;
+      deps.metrics.observeRequest(r.face, r.route, status);
+      deps.log.info(
+        { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status, ...(aborted ? { aborted: true } : {}), keyPrefix: bag?.keyPrefix, credits: r.face === 'mcp' ? undefined : (bag?.creditsCharged ?? 0), durationMs: Math.round((performance.now() - started) * 100) / 100 },
+        'request',
+      );
+    };
+    if (aborted) void settled.then(write, write);
+    else write();
   });
 }
+
+/** nginx's status for a request whose client closed the connection before the answer. */
+const CLIENT_CLOSED = 499;
 
 /** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
 export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
@@ -54,7 +70,7 @@ export function sendError(res: ServerResponse, err: ServiceError, requestId: str
  * Replaces the library's error body with ours (stack-notes pitfall 5): the error formatter
  * already computed it under `data.apiError`; nothing else of the library's body goes out.
  */
-function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody): void {
+function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     if (res.statusCode < 400 || typeof chunk !== 'string') return end(chunk);
@@ -64,6 +80,10 @@ function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody): voi
     } catch {
       body = fallback();
     }
+    // A failure before the library built our context was formatted without it: the request id
+    // and the docs base are this request's in every case.
+    body.error.requestId = requestId;
+    body.error.docUrl = `${publicUrl}/docs#error-${body.error.code}`;
     return end(JSON.stringify(body));
   }) as ServerResponse['end'];
 }
@@ -76,6 +96,13 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
   const handle = createOpenApiNodeHttpHandler({
     router: appRouter,
     createContext: ({ req }) => contexts.get(req)!,
+    onError: ({ error, req }) => {
+      // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
+      // else is a fault of the face itself, logged here with the request's id.
+      if (error.cause instanceof ServiceError || error.code !== 'INTERNAL_SERVER_ERROR') return;
+      const requestId = contexts.get(req)?.requestId;
+      deps.log.error({ requestId, face: 'rest', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
+    },
     responseMeta: ({ ctx, errors }) => {
       const c = ctx as Context | undefined;
       if (!c) return {};
@@ -88,7 +115,16 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     res.setHeader('X-Request-Id', requestId);
     const method = req.method ?? 'GET';
     const route = routes.templateOf(path);
-    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: route ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res });
+    let settle!: () => void;
+    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: route ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res }, new Promise<void>((r) => (settle = r)));
+    try {
+      await serve(req, res, path, search, requestId, method, route);
+    } finally {
+      settle();
+    }
+  };
+
+  async function serve(req: RestRequest, res: ServerResponse, path: string, search: string, requestId: string, method: string, route: string | null): Promise<void> {
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(openApiDocument));
@@ -126,12 +162,13 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       retry,
       authorization: req.headers.authorization,
       clientAddress: req.socket.remoteAddress,
+      signal: clientSignal(res),
       ...(bodyError ? { bodyError } : {}),
       unknownParams,
     });
     contexts.set(req, ctx);
-    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl));
+    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl);
     await handle(req, res);
-  };
+  }
 }
 export type RestHandler = ReturnType<typeof createRestHandler>;

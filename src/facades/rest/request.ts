@@ -57,9 +57,36 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new ServiceError('unsupported_media_type', `The body could not be decoded as ${charset}.`, { param: 'body', subCode: 'unsupported_charset' });
   }
+  const json = text.replace(/^\uFEFF/, '');
+  if (nestingDepth(json) > MAX_JSON_DEPTH) {
+    throw new ServiceError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, { subCode: 'json_too_deep', param: 'body' });
+  }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
+    return JSON.parse(json);
   } catch {
     throw new ServiceError('invalid_request', 'The request body is not valid JSON.', { subCode: 'invalid_json', param: 'body' });
   }
+}
+
+/**
+ * No request of ours nests past a few levels; a body nested thousands deep (small enough for the
+ * size limit) would overflow the stack of recursive code downstream (validation, coercion).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest array/object nesting of a JSON text, outside strings; one linear pass. */
+export function nestingDepth(json: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }

@@ -1,40 +1,85 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Deps } from '../../deps.js';
+import { ServiceError } from '../../domain/errors.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
+import { clientSignal } from '../../router/client-gone.js';
 import { logWhenFinished } from '../rest/handler.js';
+import { sendTrpcError, stampErrorBodies } from './errors.js';
+
+/** Queries are read with GET (HEAD answers the same without a body), mutations with POST. */
+function allowedMethods(name: string): string[] | null {
+  const procedure = Object.hasOwn(appRouter._def.procedures, name) ? (appRouter._def.procedures as Record<string, { _def: { type: string } }>)[name] : undefined;
+  if (!procedure) return null;
+  return procedure._def.type === 'mutation' ? ['POST'] : ['GET', 'HEAD'];
+}
 
 /**
  * The internal tRPC face for our dashboards (`/trpc`), over the same router and pipeline. Errors
- * carry the REST error body under `error.data.apiError`.
+ * carry the REST error body under `error.data.apiError`. The request id is drawn before anything
+ * else, so every answer (even one the adapter gives before our context exists) carries it; a
+ * method the procedure does not take is a 405 naming the ones it does (`Allow`).
  */
 export function createTrpcHandler(deps: Deps) {
   const contexts = new WeakMap<IncomingMessage, Context>();
-  const handle = createHTTPHandler({
-    router: appRouter,
-    basePath: '/trpc/',
-    // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
-    allowBatching: false,
-    createContext: ({ req }: { req: IncomingMessage }) => {
-      const ctx = createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress });
-      contexts.set(req, ctx);
-      return ctx;
-    },
-    responseMeta: ({ ctx }) => ({ headers: (ctx as Context | undefined)?.res.headers ?? {} }),
-  }) as (req: IncomingMessage, res: ServerResponse) => void;
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const name = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
-    const procedure = Object.hasOwn(appRouter._def.procedures, name) ? name : 'unmatched'; // bounded metric labels
-    logWhenFinished(deps, res, {
-      face: 'trpc',
-      method: req.method ?? 'GET',
-      route: procedure,
-      bag: () => {
-        const ctx = contexts.get(req);
-        return ctx && { ...ctx.res, requestId: ctx.requestId };
+  const { publicUrl } = deps.config;
+
+  async function serve(req: IncomingMessage, res: ServerResponse, name: string, requestId: string, settle: () => void): Promise<void> {
+    const method = req.method ?? 'GET';
+    const allowed = allowedMethods(name);
+    if (!allowed) return sendTrpcError(res, new ServiceError('not_found', `No procedure ${JSON.stringify(name)} on /trpc (one call per request, no batching).`), requestId, publicUrl);
+    if (!allowed.includes(method)) {
+      const refused = new ServiceError('method_not_allowed', `${method} is not allowed on /trpc/${name}; use ${allowed.join(' or ')}.`);
+      return sendTrpcError(res, refused, requestId, publicUrl, { Allow: allowed.join(', ') }, name);
+    }
+    contexts.set(req, createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress, signal: clientSignal(res) }));
+    // The adapter waits for 'drain' when a write is refused, which never comes on a socket that
+    // already closed (its client left): writes to a destroyed response are dropped instead.
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    res.write = ((...args: unknown[]) => (res.destroyed ? true : write(...args))) as ServerResponse['write'];
+    stampErrorBodies(res, requestId, publicUrl);
+    await nodeHTTPRequestHandler({
+      router: appRouter,
+      req,
+      res,
+      path: name,
+      // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
+      allowBatching: false,
+      createContext: () => contexts.get(req)!,
+      responseMeta: ({ ctx }) => {
+        settle(); // the call's outcome (and charge) is known; only writing the answer remains
+        return { headers: (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId } };
+      },
+      onError: ({ error }) => {
+        // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
+        // else is a fault of the face itself.
+        if (!(error.cause instanceof ServiceError) && error.code === 'INTERNAL_SERVER_ERROR') {
+          deps.log.error({ requestId, face: 'trpc', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
+        }
       },
     });
-    handle(req, res);
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = deps.ids.requestId();
+    res.setHeader('X-Request-Id', requestId);
+    const name = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
+    const procedure = Object.hasOwn(appRouter._def.procedures, name) ? name : 'unmatched'; // bounded metric labels
+    let settle!: () => void;
+    const bag = () => {
+      const ctx = contexts.get(req);
+      return ctx && { ...ctx.res, requestId: ctx.requestId };
+    };
+    logWhenFinished(deps, res, { face: 'trpc', requestId, method: req.method ?? 'GET', route: procedure, bag }, new Promise<void>((r) => (settle = r)));
+    try {
+      await serve(req, res, name, requestId, settle);
+    } catch (err) {
+      deps.log.error({ requestId, face: 'trpc', errorClass: err instanceof Error ? err.constructor.name : typeof err, message: err instanceof Error ? err.message : String(err) }, 'internal error');
+      sendTrpcError(res, new ServiceError('internal_error', 'Something went wrong on our side. Retry, and quote the request id if it persists.'), requestId, publicUrl);
+    } finally {
+      settle();
+    }
   };
 }
+

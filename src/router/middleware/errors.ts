@@ -1,5 +1,8 @@
+import { TRPCError } from '@trpc/server';
 import { t } from '../trpc.js';
 import { toServiceError, toTRPCError } from '../errors.js';
+import { ClientGone } from '../client-gone.js';
+import { describeFailure } from '../dependency-errors.js';
 
 /**
  * Outermost middleware: every failure leaves as a TRPCError whose cause is a ServiceError with
@@ -9,11 +12,15 @@ import { toServiceError, toTRPCError } from '../errors.js';
 export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
+  if (result.error.cause instanceof ClientGone) {
+    ctx.deps.log.info({ requestId: ctx.requestId, path }, result.error.cause.message);
+    throw new TRPCError({ code: 'CLIENT_CLOSED_REQUEST', message: result.error.cause.message, cause: result.error.cause });
+  }
   const rawInput = await getRawInput().catch(() => undefined);
   const err = toServiceError(result.error, rawInput);
-  if (err.code === 'internal_error') {
-    ctx.deps.log.error({ requestId: ctx.requestId, path, err: result.error.cause ?? result.error }, 'internal error');
-  }
+  // Never the error itself: a failed query's message carries its SQL and parameters.
+  if (err.code === 'internal_error') ctx.deps.log.error({ requestId: ctx.requestId, path, ...describeFailure(result.error.cause ?? result.error) }, 'internal error');
+  if (err.code === 'service_unavailable') ctx.deps.log.warn({ requestId: ctx.requestId, path, ...describeFailure(result.error.cause ?? result.error) }, 'dependency unavailable');
   if (err.retryAfterSeconds !== undefined) ctx.res.headers['Retry-After'] = String(err.retryAfterSeconds);
   throw toTRPCError(err);
 });

@@ -20,13 +20,13 @@ export async function waitForJob(ctx: Authed, jobId: string, seconds: number): P
   });
   if (!listening) return null;
   ctx.res.headers['Preference-Applied'] = `wait=${seconds}`;
-  const before = await deps.jobs.find(jobId, ctx.principal.accountId, deps.clock.now());
+  const before = await deps.jobs.find(jobId, { accountId: ctx.principal.accountId, keyEnv: ctx.principal.env }, deps.clock.now());
   if (!before || isFinished(before)) {
     listening.cancel();
     return before;
   }
   if (!(await listening.done(seconds * 1000))) return before;
-  return (await deps.jobs.find(jobId, ctx.principal.accountId, deps.clock.now())) ?? before;
+  return (await deps.jobs.find(jobId, { accountId: ctx.principal.accountId, keyEnv: ctx.principal.env }, deps.clock.now())) ?? before;
 }
 
 /**

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/ports.js';
+
+/** How often a lasting outage is logged again. */
+export const OUTAGE_REMINDER_MS = 60_000;
+
+export interface OutageLog {
+  /** An operation on the dependency failed; logged when the outage starts and once a minute. */
+  failed(err: unknown): void;
+  /** An operation succeeded; logged once, when it ends an outage. */
+  succeeded(): void;
+}
+
+/**
+ * Logs a dependency's loss once when it goes, once a minute while it lasts (with how many
+ * operations fell back meanwhile) and once when it comes back, instead of one line per failed
+ * operation (a 10 req/s service would write thousands of lines a minute).
+ */
+export function createOutageLog(log: Logger, clock: Clock, what: string, fallback: string): OutageLog {
+  let since: number | null = null;
+  let loggedAt = 0;
+  let failures = 0;
+  return {
+    failed(err) {
+      const now = clock.now().getTime();
+      failures++;
+      if (since === null) {
+        since = loggedAt = now;
+        log.warn({ dependency: what, err: String(err) }, `${what} unavailable: ${fallback}`);
+      } else if (now - loggedAt >= OUTAGE_REMINDER_MS) {
+        loggedAt = now;
+        log.warn({ dependency: what, err: String(err), downForMs: now - since, failures }, `${what} still unavailable: ${fallback}`);
+      }
+    },
+    succeeded() {
+      if (since === null) return;
+      const now = clock.now().getTime();
+      log.warn({ dependency: what, downForMs: now - since, failures }, `${what} available again`);
+      since = null;
+      failures = 0;
+    },
+  };
+}
