@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * Price quote
-         * @description All-in price for one listing and stay, with fees and the occupancy echoed. Costs 1 credit.
+         * @description Price for one listing and stay, with fees and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. Costs 1 credit.
          */
         get: operations["price"];
         put?: never;
@@ -186,7 +186,56 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    jobEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job with a callbackUrl ended (completed or failed)
+         * @description POSTed to the callbackUrl with the body GET /v1/jobs/{jobId} answers. Answer 2xx within 5 s; redirects are not followed and at most 1 KB of your answer is read. Other answers are retried with backoff for about 24 h.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per delivery, the same on every retry of it: de-duplicate on it. */
+                    "Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; refuse ones more than 5 minutes away from your clock. */
+                    "Webhook-Timestamp": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret after whsec_>; two during a secret rotation. */
+                    "Webhook-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            responses: {
+                /** @description Received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @enum {string} */
@@ -239,14 +288,20 @@ export interface components {
         };
         StayPrice: {
             currency: string;
-            /** @description Accommodation subtotal divided by nights, before fees. */
+            basis: components["schemas"]["PriceBasis"];
+            /** @description Accommodation subtotal divided by nights, before fees and taxes. */
             nightlyPrice: number;
-            /** @description All-in total for the stay: accommodation plus every stated fee. */
+            /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
             totalPrice: number;
             nights: number;
             fees: components["schemas"]["Fees"];
         };
-        /** @description null: the platform does not state this fee, or it could not be extracted (see warnings). */
+        /**
+         * @description What totalPrice includes. all_in: the platform states it as the total a guest pays, taxes and every stated fee included. before_taxes: the platform states it before taxes (fees.taxes is then null and a taxes_not_included warning is given). unknown: the platform does not say whether taxes are included (a price_basis_unclear warning is given). Totals of different bases are not comparable.
+         * @enum {string}
+         */
+        PriceBasis: "all_in" | "before_taxes" | "unknown";
+        /** @description null: the platform does not state this fee separately, or it could not be extracted (see warnings). Taxes are null when the price is before taxes or its basis is unknown. */
         Fees: {
             cleaning: number | null;
             service: number | null;
@@ -276,6 +331,11 @@ export interface components {
             creditsCharged: number;
             cached: boolean;
             count: number;
+            /**
+             * @description Why the leg failed, when it did. upstream_format_changed (the platform answered in a shape the service cannot read yet) is not worth retrying; upstream_error, upstream_blocked, upstream_timeout and circuit_open (the platform is failing and was not asked) may pass later.
+             * @enum {string}
+             */
+            error?: "upstream_error" | "upstream_blocked" | "upstream_timeout" | "upstream_format_changed" | "circuit_open";
         };
         /** @description Something the client should know about the data: a filter applied after retrieval, a value that could not be extracted, no results. */
         Warning: {
@@ -328,7 +388,10 @@ export interface components {
              */
             checkOut: string;
             currency: string;
+            basis: components["schemas"]["PriceBasis"];
+            /** @description Accommodation subtotal divided by nights, before fees and taxes. */
             nightlyPrice: number;
+            /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
             totalPrice: number;
             fees: components["schemas"]["Fees"];
             nights: number;
@@ -359,13 +422,22 @@ export interface components {
              */
             checkOut: string;
             currency: string;
+            /** @description The basis of the compared offers: the most common one among the offers (all_in first on a tie); null when there are no offers. */
+            basis: components["schemas"]["PriceBasis"] | null;
+            /** @description Lowest totalPrice among `offers` (all of one basis). */
             min: number | null;
+            /** @description Median totalPrice among `offers` (all of one basis). */
             median: number | null;
+            /** @description Offers on `basis`, cheapest first: the ones min and median are computed over. */
             offers: components["schemas"]["Offer"][];
+            /** @description Offers on another basis, listed apart and left out of min and median (an offers_basis_mixed warning says so). */
+            otherOffers: components["schemas"]["Offer"][];
         };
         Offer: {
             ota: string;
+            /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
             totalPrice: number;
+            basis: components["schemas"]["PriceBasis"];
             currency: string;
             url: string;
         };
@@ -381,7 +453,8 @@ export interface components {
             ratingScale: 5 | 10;
             /** @description null on platforms whose reviews have no title (airbnb, google). */
             title: string | null;
-            text: string;
+            /** @description The review text; null when the review has none (a rating-only review) or the platform sent none. */
+            text: string | null;
             author: string | null;
             /**
              * Format: date
@@ -391,6 +464,8 @@ export interface components {
             tripType: string | null;
             /** @description ISO-639-1; null when the platform does not know it. */
             language: string | null;
+            /** @description The full BCP 47 tag the platform states ("zh-TW", "en-GB", or just "fr"); `language` is its ISO 639-1 part. null when the platform states none. */
+            locale: string | null;
             ownerResponse: string | null;
             liked: string | null;
             disliked: string | null;
@@ -455,6 +530,13 @@ export interface components {
                     retryable: boolean;
                     docUrl: string;
                 };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
             };
             meta: {
                 requestId: string;
@@ -471,9 +553,9 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "upstream_unavailable";
+                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
-                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "email_unverified";
+                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
                 message: string;
                 /** @description The parameter at fault, as the request named it. */
                 param?: string;
@@ -561,9 +643,9 @@ export interface operations {
                 amenities?: components["schemas"]["Amenity"][];
                 /** @description At least this many bedrooms. */
                 minBedrooms?: number;
-                /** @description Lowest price.nightlyPrice (accommodation subtotal / nights, before fees) in `currency`; needs checkIn and checkOut. */
+                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
                 priceMin?: number;
-                /** @description Highest price.nightlyPrice (accommodation subtotal / nights, before fees) in `currency`; needs checkIn and checkOut. */
+                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
                 priceMax?: number;
                 /** @description Compared on each property's native rating scale. */
                 minGuestRating?: number;
@@ -573,15 +655,22 @@ export interface operations {
                 limit?: number;
                 /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                 cursor?: string;
-                /** @description price_asc and price_desc order by price.totalPrice (all-in for the stay) and need checkIn and checkOut; rating_desc by rating as a share of its scale. */
+                /** @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. */
                 sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc";
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -596,6 +685,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -612,13 +705,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -694,6 +791,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -725,7 +852,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -746,7 +888,12 @@ export interface operations {
     searchByBody: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -797,9 +944,9 @@ export interface operations {
                     amenities?: components["schemas"]["Amenity"][];
                     /** @description At least this many bedrooms. */
                     minBedrooms?: number;
-                    /** @description Lowest price.nightlyPrice (accommodation subtotal / nights, before fees) in `currency`; needs checkIn and checkOut. */
+                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
                     priceMin?: number;
-                    /** @description Highest price.nightlyPrice (accommodation subtotal / nights, before fees) in `currency`; needs checkIn and checkOut. */
+                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
                     priceMax?: number;
                     /** @description Compared on each property's native rating scale. */
                     minGuestRating?: number;
@@ -813,7 +960,7 @@ export interface operations {
                     /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                     cursor?: string;
                     /**
-                     * @description price_asc and price_desc order by price.totalPrice (all-in for the stay) and need checkIn and checkOut; rating_desc by rating as a share of its scale.
+                     * @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.
                      * @default recommended
                      * @enum {string}
                      */
@@ -824,6 +971,11 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                    /**
+                     * Format: uri
+                     * @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back.
+                     */
+                    callbackUrl?: string;
                 };
             };
         };
@@ -837,6 +989,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -853,13 +1009,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -922,6 +1082,21 @@ export interface operations {
             };
             /** @description `not_found`, `listing_not_found`, `job_not_found`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -965,6 +1140,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -996,7 +1186,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1033,8 +1238,15 @@ export interface operations {
                 /** @example 2027-03-11 */
                 endDate: string;
                 onlyAvailable?: boolean;
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1049,6 +1261,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1065,13 +1281,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1147,6 +1367,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -1178,7 +1428,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1217,8 +1482,15 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path: {
                 /**
                  * @description The platform of the listing; GET /v1/platforms lists what each serves for your key.
@@ -1244,6 +1516,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1260,13 +1536,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1342,6 +1622,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -1373,7 +1683,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1422,8 +1747,15 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1438,6 +1770,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,13 +1790,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1536,6 +1876,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -1567,7 +1937,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1618,8 +2003,15 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1634,6 +2026,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1650,13 +2046,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1732,6 +2132,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -1763,7 +2193,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1789,18 +2234,29 @@ export interface operations {
                  * @example airbnb
                  */
                 platform: components["schemas"]["Platform"];
-                /** @example 52891346 */
+                /**
+                 * @description Native listing id (or a listing URL of the platform). For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
+                 * @example 52891346
+                 */
                 listingId?: string;
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review's `language`. */
                 language?: string;
                 /** @description On the platform's native rating scale. */
                 minRating?: number;
                 sort?: "recent" | "rating_desc" | "rating_asc";
+                /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
+                callbackUrl?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs and its answer is kept 24 h; a repeat of the same request answers it again (Idempotent-Replayed: true) without a charge or a platform call. 1-255 printable characters. The same key for another request: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use (retry). Errors are not kept: a repeat runs again. */
+                "Idempotency-Key"?: string;
+                /** @description RFC 7240 wait=N (at most 30): a call that would answer 202 waits for its job and answers 200 if it ends in time, else the usual 202. Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1815,6 +2271,10 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,13 +2291,17 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1913,6 +2377,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -1944,7 +2438,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1986,7 +2495,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2062,6 +2571,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -2093,7 +2632,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2135,7 +2689,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformsResponse"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2211,6 +2765,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -2242,7 +2826,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2263,7 +2862,10 @@ export interface operations {
     job: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 wait=N (at most 30): waits for a pending or running job to end (long poll). Preference-Applied says the wait was honoured. */
+                Prefer?: string;
+            };
             path: {
                 /** @description The job_ id from a 202 answer. */
                 jobId: string;
@@ -2281,13 +2883,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description wait=N when Prefer: wait was honoured. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["JobResponse"];
                 };
             };
-            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `invalid_request`, `missing_parameter`, `mutually_exclusive_params`, `invalid_listing_url`, `invalid_listing_id`, `limit_out_of_range`, `invalid_cursor`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2363,6 +2967,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limit_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             429: {
                 headers: {
@@ -2394,7 +3028,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `upstream_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `upstream_format_error`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upstream_unavailable`, `service_unavailable`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
