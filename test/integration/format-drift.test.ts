@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplayServer } from '../../src/replay/server.js';
 import type { AppRouter } from '../../src/router/app-router.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
 
 /**
@@ -107,7 +107,7 @@ describe('an answer in an unknown format', () => {
   it('logs a warning with platform, operation and the parser reason, and counts it per platform and operation', async () => {
     const { key } = await app.newKey('live', { plan: 'scale', credits: 10 });
     const metric = async () => {
-      const text = await (await app.get('/metrics')).text();
+      const text = await (await app.get('/metrics', TEST_METRICS_TOKEN)).text();
       const m = /^ads_upstream_format_errors_total\{platform="airbnb",operation="listing"\} (\d+)$/m.exec(text);
       return m ? Number(m[1]) : 0;
     };
@@ -132,7 +132,7 @@ describe('an answer in an unknown format', () => {
 
   it('is reproduced by the sandbox trigger, which is not counted as drift', async () => {
     const { key } = await app.newKey('sandbox');
-    const metrics = async () => (await (await app.get('/metrics')).text()).match(/^ads_upstream_format_errors_total\{.*$/gm)?.join('\n') ?? '';
+    const metrics = async () => (await (await app.get('/metrics', TEST_METRICS_TOKEN)).text()).match(/^ads_upstream_format_errors_total\{.*$/gm)?.join('\n') ?? '';
     const before = await metrics();
     lines.length = 0;
     const err = await expectError(await app.get('/v1/listing/booking/sandbox%3Aformat-changed', key), 502, 'upstream_format_error');

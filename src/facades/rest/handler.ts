@@ -1,3 +1,4 @@
+import { errorAnchor } from '../../domain/error-catalogue.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../../deps.js';
@@ -83,7 +84,7 @@ function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requ
     // A failure before the library built our context was formatted without it: the request id
     // and the docs base are this request's in every case.
     body.error.requestId = requestId;
-    body.error.docUrl = `${publicUrl}/docs#error-${body.error.code}`;
+    body.error.docUrl = `${publicUrl}/docs/errors#${errorAnchor(body.error.code, body.error.subCode)}`;
     return end(JSON.stringify(body));
   }) as ServerResponse['end'];
 }

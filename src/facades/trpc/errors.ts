@@ -1,3 +1,4 @@
+import { errorAnchor } from '../../domain/error-catalogue.js';
 import type { ServerResponse } from 'node:http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { errorBody, type ErrorBody, type ServiceError } from '../../domain/errors.js';
@@ -54,7 +55,7 @@ export function stampErrorBodies(res: ServerResponse, requestId: string, publicU
       const apiError = body.error?.data?.apiError?.error;
       if (apiError) {
         apiError.requestId = requestId;
-        apiError.docUrl = `${publicUrl}/docs#error-${apiError.code}`;
+        apiError.docUrl = `${publicUrl}/docs/errors#${errorAnchor(apiError.code, apiError.subCode)}`;
       }
       text = JSON.stringify(body);
     } catch {
