@@ -200,35 +200,7 @@ export interface webhooks {
          * A job with a callbackUrl ended (completed or failed)
          * @description POSTed to the callbackUrl with the body GET /v1/jobs/{jobId} answers. Answer 2xx within 5 s; redirects are not followed and at most 1 KB of your answer is read. Other answers are retried with backoff for about 24 h.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Unique per delivery, the same on every retry of it: de-duplicate on it. */
-                    "Webhook-Id": string;
-                    /** @description Unix seconds of this attempt; refuse ones more than 5 minutes away from your clock. */
-                    "Webhook-Timestamp": string;
-                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret after whsec_>; two during a secret rotation. */
-                    "Webhook-Signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JobResponse"];
-                };
-            };
-            responses: {
-                /** @description Received. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["jobEndedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3058,6 +3030,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    jobEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per delivery, the same on every retry of it: de-duplicate on it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds of this attempt; refuse ones more than 5 minutes away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description Space-separated v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret after whsec_>; two during a secret rotation. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobResponse"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

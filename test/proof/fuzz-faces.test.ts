@@ -99,7 +99,7 @@ describe('REST: deeply nested JSON', () => {
   it('answers 400 naming the body, with the real request id and a docUrl on the public base, and logs it', async () => {
     const res = await fetch(`${app.baseUrl}/v1/search`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: `{"location":"Lisbon","platforms":${deep(4_500)}}` });
     const error = await expectError(res, 400, 'invalid_request');
-    expect(error).toMatchObject({ param: 'body', subCode: 'json_too_deep', docUrl: `${app.deps.config.publicUrl}/docs#error-invalid_request` });
+    expect(error).toMatchObject({ param: 'body', subCode: 'json_too_deep', docUrl: `${app.deps.config.publicUrl}/docs/errors#invalid_request.json_too_deep` });
     await new Promise((r) => setTimeout(r, 50));
     expect(lines.some((l) => l.includes(error.requestId) && l.includes('"status":400'))).toBe(true);
   });

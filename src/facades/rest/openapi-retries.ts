@@ -61,6 +61,7 @@ export function addRetryControls(doc: Json): void {
   doc.webhooks = {
     jobEnded: {
       post: {
+        operationId: 'jobEndedWebhook',
         summary: 'A job with a callbackUrl ended (completed or failed)',
         description: 'POSTed to the callbackUrl with the body GET /v1/jobs/{jobId} answers. Answer 2xx within 5 s; redirects are not followed and at most 1 KB of your answer is read. Other answers are retried with backoff for about 24 h.',
         parameters: SIGNATURE_HEADERS,
