@@ -40,7 +40,7 @@ async function run(argv: string[]): Promise<unknown> {
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"; expected one of: ${known.join(', ')}`);
 
   const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const database = await openDatabase(config, (line) => console.error(line));
+  const database = await openDatabase(config);
   const deps = createDeps(config, database.url);
   try {
     switch (command) {

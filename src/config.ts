@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CREDIT_SCHEDULES } from './domain/pricing.js';
 
@@ -35,6 +37,8 @@ const Env = z.object({
   ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
+  TRUSTED_PROXIES: z.string().default(''),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 export interface LiveConfig {
@@ -72,6 +76,13 @@ export interface Config {
   anonymousPerMinute: number;
   logLevel: string;
   production: boolean;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is believed; empty
+   * means the socket's peer is the client (a header anyone can send must not pick a bucket).
+   */
+  trustedProxies: string[];
+  /** How long requests in flight may run on after a stop signal before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 /** A fixed development secret keeps sandbox cursors byte-identical across restarts; production must set its own. */
@@ -121,7 +132,32 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     breakerHalfOpenMs: e.BREAKER_HALF_OPEN_MS,
     logLevel: e.LOG_LEVEL,
     production,
+    trustedProxies: parseProxyList(e.TRUSTED_PROXIES),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
+}
+
+function parseProxyList(value: string): string[] {
+  const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new Error(`Invalid setting TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Reads `.env` into the environment when the file exists (Node's own parser); variables already
+ * set in the environment win, so a deployment's settings are never overridden by a stray file.
+ */
+export function loadEnvFile(file = '.env'): boolean {
+  if (!existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
 }
 
 /** A Config for tests: every field explicit, no environment read. */

@@ -1,60 +1,60 @@
-import { writeFile, readFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseConfig } from './config.js';
+import type { Server } from 'node:http';
 import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from './deps.js';
 import { createHttpServer } from './server.js';
 import { connectRedis } from './adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
-import { onShutdown } from './shutdown.js';
+import { closeHttpServer } from './shutdown.js';
+import { startProcess } from './process-start.js';
+import { OperatorError } from './domain/errors.js';
 
 const DEMO_EMAIL = 'demo@example.com';
 
-/** First embedded start: a demo account with a sandbox key, printed once and kept in DATA_DIR. */
-async function ensureDemoAccount(deps: Deps, dataDir: string): Promise<string | null> {
-  const keyFile = path.join(dataDir, 'demo-sandbox-key');
-  const existing = await deps.admin.findAccountByEmail(DEMO_EMAIL);
-  if (existing) return readFile(keyFile, 'utf8').then((k) => k.trim()).catch(() => null);
+/** First embedded start only: a demo account with a sandbox key, kept in DATA_DIR; null afterwards. */
+async function createDemoAccount(deps: Deps, dataDir: string): Promise<{ key: string; file: string } | null> {
+  if (await deps.admin.findAccountByEmail(DEMO_EMAIL)) return null;
   const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password: null });
   const { key } = await deps.admin.createKey(accountId, 'sandbox');
-  await writeFile(keyFile, `${key}\n`, { mode: 0o600 });
-  return key;
+  const file = path.resolve(dataDir, 'demo-sandbox-key');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return { key, file };
 }
 
-async function main(): Promise<void> {
-  const config = parseConfig(process.env);
-  const database = await openDatabase(config, (line) => console.error(line));
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new OperatorError('port_in_use', `PORT ${port} on ${host} is already in use`, 'stop the process using it, or set PORT to a free port'));
+      else if (err.code === 'EACCES') reject(new OperatorError('port_in_use', `PORT ${port} on ${host} needs privileges this process lacks`, 'set PORT to 1024 or above'));
+      else reject(err);
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+startProcess(async ({ config, log, events, opened }) => {
+  const database = await openDatabase(config);
+  opened('database', () => database.stop());
+  events.info(database.where ? { event: 'database', kind: 'embedded', dir: database.where.dir, port: database.where.port, startedHere: database.where.startedHere } : { event: 'database', kind: 'external' }, 'database ready, migrations applied');
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  const deps = createDeps(config, database.url, redis ? { redis } : {});
-  const demoKey = database.embedded ? await ensureDemoAccount(deps, config.dataDir) : null;
+  const deps = createDeps(config, database.url, { log, ...(redis ? { redis } : {}) });
+  opened('stores', () => deps.close());
+  events.info({ event: 'stores', cacheAndLimits: redis ? 'redis' : 'in-process' }, redis ? 'cache and rate limits in Redis, shared by every process' : 'cache and rate limits in-process (set REDIS_URL to share them)');
+  const demo = database.embedded ? await createDemoAccount(deps, config.dataDir) : null;
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
+  if (runner) opened('job worker', () => runner.stop());
+  events.info({ event: 'worker', inProcess: Boolean(runner) }, runner ? 'job worker in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'job worker not in this process');
   const server = createHttpServer(deps);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const where = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-  console.log(`Accommodation Data Service listening on ${where} (docs: ${where}/docs)`);
-  if (database.embedded) console.log(`Database: embedded PostgreSQL in ${path.resolve(config.dataDir, 'pg')}`);
-  console.log(runner ? 'Job worker: in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'Job worker: not in this process');
-  console.log(redis ? 'Cache and rate limits: Redis (shared by every process)' : 'Cache and rate limits: in-process (set REDIS_URL to share them)');
-  if (demoKey) {
-    console.log(`Sandbox key (demo account): ${demoKey}`);
-    console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "${where}/v1/search?location=Lisbon"`);
+  const port = await listen(server, config.port, config.host);
+  opened('http server', () => closeHttpServer(server, config.shutdownGraceMs));
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  events.info({ event: 'listening', url, docs: `${url}/docs` }, `listening on ${url}`);
+  if (demo) {
+    const tryIt = `curl -H "Authorization: Bearer ${demo.key}" "${url}/v1/search?location=Lisbon"`;
+    events.info({ event: 'sandbox_key', key: demo.key, file: demo.file, try: tryIt }, `demo account created; its sandbox key, shown this once (kept in ${demo.file}): ${demo.key}`);
   }
-
-  onShutdown(deps.log, [
-    ['http server', () => {
-      server.closeIdleConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    }],
-    ['job worker', () => runner?.stop()],
-    ['stores', () => deps.close()],
-    ['database', () => database.stop()],
-  ]);
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

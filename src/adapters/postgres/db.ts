@@ -23,11 +23,22 @@ const MIGRATIONS = fileURLToPath(new URL('../../../drizzle', import.meta.url));
  */
 export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}): Database {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'accommodation-data-service' });
-  pool.on('error', onError);
+  // pool.end() resolves before the server has seen every connection go: once we close, a
+  // connection ended by the server is one we let go, not one lost.
+  let closing = false;
+  const report = (err: Error) => void (closing || onError(err));
+  pool.on('error', report);
   // A client checked out for a transaction has no pool listener: one of its own keeps a server-side
   // disconnect an error of that transaction instead of an unhandled 'error' event.
-  pool.on('connect', (client) => client.on('error', onError));
-  return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
+  pool.on('connect', (client) => client.on('error', report));
+  return {
+    db: drizzle(pool, { schema }),
+    pool,
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
+  };
 }
 
 /** Applies the SQL migrations in drizzle/ (idempotent), on a connection of its own. */

@@ -10,6 +10,7 @@ import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
+import { clientAddress } from '../client-address.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
 
@@ -63,7 +64,7 @@ export function createMcpHandler(deps: Deps) {
     const server = new Server({ name: 'accommodation-data-service', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments),
+      callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

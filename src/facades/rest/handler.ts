@@ -8,6 +8,7 @@ import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { routeTable } from './routes.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
+import { clientAddress } from '../client-address.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -35,7 +36,7 @@ export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecor
 
 /** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
 export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
-  const decision = await deps.limiter.take(`anon:${req.socket.remoteAddress ?? 'unknown'}`, deps.config.anonymousPerMinute);
+  const decision = await deps.limiter.take(`anon:${clientAddress(deps.config, req)}`, deps.config.anonymousPerMinute);
   return rateLimitHeaders(decision, deps.clock.now().getTime());
 }
 
@@ -119,7 +120,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       transport: 'rest',
       requestId,
       authorization: req.headers.authorization,
-      clientAddress: req.socket.remoteAddress,
+      clientAddress: clientAddress(deps.config, req),
       ...(bodyError ? { bodyError } : {}),
     });
     contexts.set(req, ctx);

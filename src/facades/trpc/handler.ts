@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
 import { logWhenFinished } from '../rest/handler.js';
+import { clientAddress } from '../client-address.js';
 
 /**
  * The internal tRPC face for our dashboards (`/trpc`), over the same router and pipeline. Errors
@@ -17,7 +18,7 @@ export function createTrpcHandler(deps: Deps) {
     // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
     allowBatching: false,
     createContext: ({ req }: { req: IncomingMessage }) => {
-      const ctx = createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress });
+      const ctx = createContext(deps, { transport: 'trpc', authorization: req.headers.authorization, clientAddress: clientAddress(deps.config, req) });
       contexts.set(req, ctx);
       return ctx;
     },
