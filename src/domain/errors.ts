@@ -139,7 +139,9 @@ export class OperatorError extends Error {
 /** Any failure as an OperatorError: unknown ones keep their message under `internal_error`. */
 export function asOperatorError(err: unknown): OperatorError {
   if (err instanceof OperatorError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  // drizzle wraps driver errors in a message carrying the query and its parameters: keep the cause.
+  const cause = (err as { cause?: unknown }).cause;
+  const message = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
   if (message.startsWith('Invalid setting')) return new OperatorError('invalid_setting', message);
   return new OperatorError('internal_error', message || 'unknown failure');
 }
