@@ -1,4 +1,5 @@
 import path from 'node:path';
+import pg from 'pg';
 import type { Config } from './config.js';
 import { OperatorError } from './domain/errors.js';
 import { databaseAnswers, runMigrations as runSchemaMigrations } from './adapters/postgres/db.js';
@@ -6,10 +7,25 @@ import { migrateQueue } from './adapters/jobs/runner.js';
 import { startEmbeddedPostgres } from './adapters/postgres/embedded.js';
 import { portTaken, runningCluster } from './adapters/postgres/embedded-files.js';
 
-/** Our tables (drizzle/) and the job queue's schema, both idempotent. */
+/** Any fixed number of ours: the advisory lock every process takes around its migrations. */
+const MIGRATION_LOCK = 7_311_942;
+
+/**
+ * Our tables (drizzle/) and the job queue's schema, both idempotent. N API processes and M
+ * workers starting together take turns on an advisory lock, so one applies and the rest find
+ * nothing to do (drizzle's migrator has no lock of its own).
+ */
 export async function runMigrations(url: string): Promise<void> {
-  await runSchemaMigrations(url);
-  await migrateQueue(url);
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await runSchemaMigrations(url);
+    await migrateQueue(url);
+  } finally {
+    await client.end().catch(() => undefined); // ending the session releases the lock
+  }
 }
 
 export interface DatabaseHandle {
