@@ -41,6 +41,9 @@ const Env = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
+/** Every variable the service reads; `.env.example` lists each (a test holds it). */
+export const CONFIG_VARIABLES = Object.keys(Env.shape);
+
 export interface LiveConfig {
   platforms: string[];
   baseUrls: { airbnb: string; booking: string; vrbo: string; google: string };
