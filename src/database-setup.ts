@@ -4,8 +4,8 @@ import type { Config } from './config.js';
 import { OperatorError } from './domain/errors.js';
 import { databaseAnswers, runMigrations as runSchemaMigrations } from './adapters/postgres/db.js';
 import { migrateQueue } from './adapters/jobs/runner.js';
-import { startEmbeddedPostgres } from './adapters/postgres/embedded.js';
-import { portTaken, runningCluster } from './adapters/postgres/embedded-files.js';
+import { startEmbeddedPostgres, stopPostgres } from './adapters/postgres/embedded.js';
+import { clearOwner, portTaken, processAlive, readOwner, runningCluster, writeOwner } from './adapters/postgres/embedded-files.js';
 
 /** Any fixed number of ours: the advisory lock every process takes around its migrations. */
 const MIGRATION_LOCK = 7_311_942;
@@ -34,7 +34,7 @@ export interface DatabaseHandle {
   /** True when this process created the embedded cluster (its first start). */
   created: boolean;
   /** The embedded cluster's folder and port, as found or started. */
-  where?: { dir: string; port: number; startedHere: boolean };
+  where?: { dir: string; port: number; startedHere: boolean; adopted?: boolean };
   stop(): Promise<void>;
 }
 
@@ -61,7 +61,24 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       throw new OperatorError('embedded_start_failed', `the embedded PostgreSQL of ${dir} (process ${running.pid}, port ${running.port}) does not answer`, 'wait for it to finish starting or stopping, or stop that process');
     }
     await runMigrations(url);
-    return { url, embedded: true, created: false, where: { dir, port: running.port, startedHere: false }, stop: async () => {} };
+    // Its owner died without stopping it (SIGKILL, a crash): this process takes it over, and
+    // stops it when it stops, instead of leaving a server nobody will ever stop.
+    const dataDir = path.dirname(dir);
+    const owner = await readOwner(dataDir);
+    if (owner && processAlive(owner.pid) && owner.pid !== process.pid) {
+      return { url, embedded: true, created: false, where: { dir, port: running.port, startedHere: false }, stop: async () => {} };
+    }
+    await writeOwner(dataDir, { pid: process.pid, postgresPid: running.pid, port: running.port });
+    return {
+      url,
+      embedded: true,
+      created: false,
+      where: { dir, port: running.port, startedHere: false, adopted: true },
+      async stop() {
+        await stopPostgres(running.pid);
+        await clearOwner(dataDir, process.pid);
+      },
+    };
   }
   if (await portTaken(config.embeddedPgPort)) {
     throw new OperatorError(

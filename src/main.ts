@@ -39,7 +39,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 startProcess(async ({ config, log, events, opened }) => {
   const database = await openDatabase(config);
   opened('database', () => database.stop());
-  events.info(database.where ? { event: 'database', kind: 'embedded', dir: database.where.dir, port: database.where.port, startedHere: database.where.startedHere } : { event: 'database', kind: 'external' }, 'database ready, migrations applied');
+  events.info(database.where ? { event: 'database', kind: 'embedded', dir: database.where.dir, port: database.where.port, startedHere: database.where.startedHere, ...(database.where.adopted ? { adopted: true } : {}) } : { event: 'database', kind: 'external' }, 'database ready, migrations applied');
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const deps = createDeps(config, database.url, { log, ...(redis ? { redis } : {}) });
   opened('stores', () => deps.close());

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/cluster.js';
-import { baseEnv, dataFolder, gone, npm, postgresPid, reap, type Watched } from '../support/service-process.js';
+import { alive, baseEnv, dataFolder, gone, npm, postgresPid, reap, type Watched } from '../support/service-process.js';
 
 /**
  * The process a user or a process manager starts is `npm start`; signals go to it (systemd,
@@ -72,5 +72,23 @@ describe('npm start lifecycle', () => {
     await gone(node, 30_000);
     await gone(pg, 30_000);
     expect(s.events().some((e) => e.event === 'stopping' && e.reason === 'parent process exited')).toBe(true);
+  }, 120_000);
+
+  it('a database left running by a killed node (SIGKILL) is taken over by the next start, and stopped with it', async () => {
+    expect(dir).not.toBe('');
+    const first = await start(env);
+    process.kill(first.node, 'SIGKILL');
+    await gone(first.node, 30_000);
+    expect(alive(first.pg)).toBe(true); // its own session: nobody signalled it
+
+    const next = await start(env);
+    expect(next.pg).toBe(first.pg);
+    expect(next.s.events().find((e) => e.event === 'database')).toMatchObject({ startedHere: false, adopted: true });
+    process.kill(next.s.proc.pid!, 'SIGTERM');
+    await gone(next.node, 30_000);
+    await gone(first.pg, 30_000);
+    // The killed worker never deregistered: releasing its jobs is the one warning, and it is right.
+    expect(loud(next.s).map((e) => e.msg), next.s.text()).toEqual(['released the jobs of workers that stopped answering']);
+    reap([first.s.proc.pid!]);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,4 +73,31 @@ export async function postgresUser(): Promise<RunAs> {
     await run('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
     return ids();
   }
+}
+
+/** Which process of ours started the embedded database of a DATA_DIR, and so stops it. */
+export interface Owner {
+  pid: number;
+  postgresPid: number;
+  port: number;
+}
+
+const ownerFile = (dataDir: string) => path.join(dataDir, 'embedded-owner.json');
+
+export async function readOwner(dataDir: string): Promise<Owner | null> {
+  const text = await readFile(ownerFile(dataDir), 'utf8').catch(() => null);
+  try {
+    return text ? (JSON.parse(text) as Owner) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeOwner(dataDir: string, owner: Owner): Promise<void> {
+  return writeFile(ownerFile(dataDir), `${JSON.stringify(owner)}\n`);
+}
+
+/** Removes the record if it still names `pid` (another process may have taken over since). */
+export async function clearOwner(dataDir: string, pid: number): Promise<void> {
+  if ((await readOwner(dataDir))?.pid === pid) await rm(ownerFile(dataDir), { force: true });
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { OperatorError } from '../../domain/errors.js';
 import { databaseAnswers } from './db.js';
 import { embeddedBinaries } from './embedded-binaries.js';
-import { postgresUser, type RunAs } from './embedded-files.js';
+import { clearOwner, postgresUser, processAlive, writeOwner, type RunAs } from './embedded-files.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -45,10 +45,19 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   await waitUntilReady(server, adminUrl, logPath, dir);
   await ensureDatabase(adminUrl);
-  return { url, created, stop: () => stopServer(server.child) };
+  const { child } = server;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await writeOwner(path.dirname(dir), { pid: process.pid, postgresPid: child.pid!, port });
+  return {
+    url,
+    created,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) await stopPostgres(child.pid!, exited);
+      await clearOwner(path.dirname(dir), process.pid);
+    },
+  };
 }
 
-/** `detached` gives the server its own session: a terminal's Ctrl-C reaches us, and we stop it last. */
 interface Server {
   child: ChildProcess;
   bin: string;
@@ -56,6 +65,7 @@ interface Server {
   spawnError?: NodeJS.ErrnoException;
 }
 
+/** `detached` gives the server its own session: a terminal's Ctrl-C reaches us, and we stop it last. */
 function spawnServer(bin: string, args: string[], runAs: RunAs, logFd: number): Server {
   const child = spawn(bin, args, { ...runAs, cwd: '/', detached: true, stdio: ['ignore', logFd, logFd] });
   const server: Server = { child, bin };
@@ -102,16 +112,21 @@ async function waitUntilReady(server: Server, adminUrl: string, logPath: string,
  * Smart shutdown first (SIGTERM: wait for sessions to end; ours are closing, so it is quick and
  * no client sees a "terminating connection" error), fast after a few seconds (SIGINT: disconnect
  * whoever is left, such as an admin CLI), immediate last (SIGQUIT): the stop is always bounded.
+ * Works by process id, so a server adopted from a process that died is stopped the same way.
  */
-async function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.kill('SIGTERM');
-  const fast = setTimeout(() => server.kill('SIGINT'), SMART_STOP_MS);
-  const immediate = setTimeout(() => server.kill('SIGQUIT'), STOP_GRACE_MS);
+export async function stopPostgres(pid: number, exited: Promise<void> = untilGone(pid)): Promise<void> {
+  if (!processAlive(pid)) return;
+  const signal = (s: NodeJS.Signals) => () => void (processAlive(pid) && process.kill(pid, s));
+  signal('SIGTERM')();
+  const fast = setTimeout(signal('SIGINT'), SMART_STOP_MS);
+  const immediate = setTimeout(signal('SIGQUIT'), STOP_GRACE_MS);
   await exited;
   clearTimeout(fast);
   clearTimeout(immediate);
+}
+
+async function untilGone(pid: number): Promise<void> {
+  while (processAlive(pid)) await new Promise((r) => setTimeout(r, 50));
 }
 
 async function logTail(logPath: string): Promise<string> {
