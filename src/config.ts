@@ -86,6 +86,11 @@ export interface Config {
   trustedProxies: string[];
   /** How long requests in flight may run on after a stop signal before their connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * Started by an npm script (`npm start`): npm's death then means nobody can stop us any more.
+   * Not otherwise: a shell script may start `node dist/main.js &` and exit on purpose.
+   */
+  launchedByNpm: boolean;
 }
 
 /** A fixed development secret keeps sandbox cursors byte-identical across restarts; production must set its own. */
@@ -137,6 +142,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     production,
     trustedProxies: parseProxyList(e.TRUSTED_PROXIES),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    launchedByNpm: env.npm_lifecycle_event !== undefined,
   };
 }
 

@@ -29,7 +29,7 @@ export function startProcess(body: (s: Starting) => Promise<void>): void {
     log = config.logLevel === 'silent' || base.isLevelEnabled('info') ? base : base.child({}, { level: 'info' });
     if (envFile) log.info({ event: 'env_file', file: '.env' }, 'settings read from .env (the environment wins)');
     await body({ config, log: base, events: log, opened: (name, stop) => void steps.unshift([name, stop]) });
-    onShutdown(log, steps, { deadlineMs: config.shutdownGraceMs + 15_000 });
+    onShutdown(log, steps, { deadlineMs: config.shutdownGraceMs + 15_000, watchParent: config.launchedByNpm });
   };
   run().catch(async (err: unknown) => {
     const failure = asOperatorError(err);

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 export interface ShutdownOptions {
   /** The whole stop must finish within this; past it the process exits 1 with an error line. */
   deadlineMs?: number;
+  /** Stop when the process that started us goes away (only meaningful under `npm start`). */
+  watchParent?: boolean;
   /** Test seam: the process's exit. */
   exit?: (code: number) => void;
 }
@@ -11,8 +13,8 @@ export interface ShutdownOptions {
 export type ShutdownStep = [name: string, step: () => Promise<unknown> | unknown];
 
 /**
- * Runs shutdown steps in order on SIGINT or SIGTERM, or when the process that started us exits
- * (`npm start` killed outright), each allowed to fail so the rest still run, then exits 0.
+ * Runs shutdown steps in order on SIGINT or SIGTERM, or (with `watchParent`) when the process
+ * that started us exits (`npm start` killed outright), each allowed to fail so the rest still run, then exits 0.
  * A repeated signal is ignored: Ctrl-C reaches both npm and us, and npm forwards it again.
  */
 export function onShutdown(log: Logger, steps: ShutdownStep[], options: ShutdownOptions = {}): () => Promise<void> {
@@ -45,11 +47,13 @@ export function onShutdown(log: Logger, steps: ShutdownStep[], options: Shutdown
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
   // A parent that dies without signalling us (npm or a shell killed with SIGKILL) re-parents us;
   // a service nobody can reach any more should not keep running.
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid !== parent) void stop('parent process exited');
-  }, 1_000);
-  watch.unref();
+  if (options.watchParent) {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) void stop('parent process exited');
+    }, 1_000);
+    watch.unref();
+  }
   return () => stop('requested');
 }
 

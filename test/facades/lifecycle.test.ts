@@ -1,4 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/cluster.js';
 import { alive, baseEnv, dataFolder, gone, npm, postgresPid, reap, type Watched } from '../support/service-process.js';
@@ -90,5 +92,25 @@ describe('npm start lifecycle', () => {
     // The killed worker never deregistered: releasing its jobs is the one warning, and it is right.
     expect(loud(next.s).map((e) => e.msg), next.s.text()).toEqual(['released the jobs of workers that stopped answering']);
     reap([first.s.proc.pid!]);
+  }, 120_000);
+
+  it('started in the background by a shell that then exits, node keeps serving (only npm is watched)', async () => {
+    expect(dir).not.toBe('');
+    const log = path.join(dir, 'background.log');
+    const shell = spawn('sh', ['-c', `exec ${process.execPath} --import tsx src/main.ts > ${log} 2>&1 &`], { cwd: process.cwd(), env, stdio: 'ignore' });
+    await new Promise((r) => shell.once('exit', r));
+    let text = '';
+    const until = Date.now() + 60_000;
+    while (!/"event":"listening"/.test(text) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      text = await readFile(log, 'utf8').catch(() => '');
+    }
+    const listening = text.split('\n').filter((l) => l.includes('"event":"listening"')).map((l) => JSON.parse(l))[0];
+    expect(listening, text).toBeDefined();
+    pids.push(listening.pid, await postgresPid(dir));
+    await new Promise((r) => setTimeout(r, 2_500)); // past the parent watch's 1 s period, were it on
+    expect((await fetch(`${listening.url}/healthz`)).status).toBe(200);
+    process.kill(listening.pid, 'SIGTERM');
+    await gone(listening.pid, 30_000);
   }, 120_000);
 });
