@@ -29,7 +29,7 @@ async function startToFirst200(env: Record<string, string>, knownKey: string | n
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', NODE_ENV: 'production', CURSOR_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', NODE_ENV: 'production', CURSOR_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -48,7 +48,7 @@ async function startToFirst200(env: Record<string, string>, knownKey: string | n
         baseUrl = listening[1]!;
         listeningMs = performance.now() - started;
       }
-      key ??= /Sandbox key \(demo account\): (svc_test_\w+)/.exec(out)?.[1] ?? null;
+      key ??= /"event":"sandbox_key","key":"(svc_test_\w+)"/.exec(out)?.[1] ?? null;
       if (baseUrl && key) {
         const res = await fetch(`${baseUrl}/v1/search?location=Lisbon`, { headers: { Authorization: `Bearer ${key}` } }).catch(() => null);
         const body = res ? await res.text() : '';

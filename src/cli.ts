@@ -1,74 +1,49 @@
 import { parseArgs } from 'node:util';
-import { parseConfig } from './config.js';
+import { loadEnvFile, parseConfig } from './config.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps } from './deps.js';
-import { isPlanCode } from './domain/plans.js';
-import { WEBHOOK_COMMANDS, runWebhookCommand } from './cli-webhooks.js';
+import { createAdminQueries } from './adapters/postgres/admin-queries.js';
+import { asOperatorError, OperatorError } from './domain/errors.js';
+import { ADMIN_COMMANDS, type Command, type Values } from './cli-commands.js';
+import { WEBHOOK_COMMANDS } from './cli-webhooks.js';
+
+const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...WEBHOOK_COMMANDS };
 
 /**
- * Admin CLI (design.md section 2). Prints one JSON object on stdout; errors go to stderr with
- * exit code 1 (2 for usage).
- *   account create --email E [--plan P] [--credits N] [--unverified] [--password P]
- *   key create --account ID --env live|sandbox
- *   key revoke --key KEY_ID|KEY
- *   credits grant --account ID --amount N
- *   webhook secret show|rotate --account ID (cli-webhooks.ts)
+ * Admin CLI (README "Admin CLI"): `npm run cli -- <command> [options]`. Prints one JSON object:
+ * the result on stdout with exit 0, or `{ "error": { code, message, hint? } }` on stderr with a
+ * non-zero exit (2 for a malformed command line). `--help` works for the CLI and each command.
  */
-class UsageError extends Error {}
-
-function wholeNumber(value: string | undefined, name: string, allowNegative = false): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isSafeInteger(n) || (!allowNegative && n < 0)) throw new UsageError(`--${name} must be a whole number`);
-  return n;
-}
+const overview = () => ({
+  usage: 'npm run cli -- <command> [options]   (add --help to a command for its options)',
+  commands: Object.entries(COMMANDS).map(([command, c]) => ({ command, usage: c.usage, description: c.description })),
+});
 
 async function run(argv: string[]): Promise<unknown> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' }, plan: { type: 'string' }, credits: { type: 'string' }, unverified: { type: 'boolean' },
-      password: { type: 'string' }, account: { type: 'string' }, env: { type: 'string' }, amount: { type: 'string' }, key: { type: 'string' },
-    },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+  // A command is one to three words ("key list", "webhook secret show"): the longest that is known.
+  const words = argv.slice(0, 3).filter((w) => !w.startsWith('-'));
+  const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((w) => w !== '' && COMMANDS[w] !== undefined);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') return overview();
+    throw new OperatorError('usage', `unknown command "${words.join(' ')}"; expected one of: ${Object.keys(COMMANDS).join(', ')}`, 'npm run cli -- --help lists them');
   }
-  const { positionals, values } = parsed;
-  const command = positionals.join(' ');
-  const known = ['account create', 'key create', 'key revoke', 'credits grant', ...WEBHOOK_COMMANDS];
-  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"; expected one of: ${known.join(', ')}`);
+  let values: Values;
+  try {
+    const rest = argv.slice(name!.split(' ').length);
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new OperatorError('usage', err instanceof Error ? err.message : String(err), `usage: ${command.usage}`);
+  }
+  if (values.help) return { command: name, usage: command.usage, description: command.description };
+  const execute = command.prepare(values);
 
+  loadEnvFile();
   const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const database = await openDatabase(config, (line) => console.error(line));
+  const database = await openDatabase(config);
   const deps = createDeps(config, database.url);
   try {
-    if (WEBHOOK_COMMANDS.includes(command)) return await runWebhookCommand(deps, command, values, (m) => new UsageError(m));
-    switch (command) {
-      case 'account create': {
-        if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) throw new UsageError('--email is required and must be an e-mail address');
-        const plan = values.plan ?? 'free';
-        if (!isPlanCode(plan)) throw new UsageError('--plan must be one of free, starter, pro, scale, enterprise');
-        const credits = values.credits === undefined ? 0 : wholeNumber(values.credits, 'credits');
-        return await deps.admin.createAccount({ email: values.email, plan, credits, verified: !values.unverified, password: values.password ?? null });
-      }
-      case 'key create': {
-        if (!values.account) throw new UsageError('--account is required');
-        if (values.env !== 'live' && values.env !== 'sandbox') throw new UsageError('--env must be live or sandbox');
-        const { key, keyId } = await deps.admin.createKey(values.account, values.env);
-        return { key, keyId };
-      }
-      case 'key revoke': {
-        if (!values.key) throw new UsageError('--key (the key id, or the key itself) is required');
-        return { revoked: await deps.admin.revokeKey(values.key) };
-      }
-      default: {
-        if (!values.account) throw new UsageError('--account is required');
-        return await deps.admin.grantCredits(values.account, wholeNumber(values.amount, 'amount', true));
-      }
-    }
+    return await execute({ admin: deps.admin, queries: createAdminQueries(deps.db), deps });
   } finally {
     await deps.close();
     await database.stop();
@@ -81,8 +56,8 @@ run(process.argv.slice(2)).then(
     process.exit(0);
   },
   (err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    const failure = asOperatorError(err);
+    process.stderr.write(`${JSON.stringify(failure)}\n`);
+    process.exit(failure.exitCode);
   },
 );

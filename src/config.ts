@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CREDIT_SCHEDULES } from './domain/pricing.js';
 
@@ -44,7 +46,12 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  TRUSTED_PROXIES: z.string().default(''),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
+
+/** Every variable the service reads; `.env.example` lists each (a test holds it). */
+export const CONFIG_VARIABLES = Object.keys(Env.shape);
 
 export interface LiveConfig {
   platforms: string[];
@@ -106,6 +113,18 @@ export interface Config {
   production: boolean;
   /** Job webhooks (issue 17): delivery limits and the retry schedule (about 24 h in all). */
   webhooks: WebhookConfig;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For is believed; empty
+   * means the socket's peer is the client (a header anyone can send must not pick a bucket).
+   */
+  trustedProxies: string[];
+  /** How long requests in flight may run on after a stop signal before their connections are cut. */
+  shutdownGraceMs: number;
+  /**
+   * Started by an npm script (`npm start`): npm's death then means nobody can stop us any more.
+   * Not otherwise: a shell script may start `node dist/main.js &` and exit on purpose.
+   */
+  launchedByNpm: boolean;
 }
 
 export interface WebhookConfig {
@@ -176,7 +195,33 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     production,
     webhooks: { allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true', timeoutMs: 5_000, maxResponseBytes: 1_024, retryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS },
+    trustedProxies: parseProxyList(e.TRUSTED_PROXIES),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    launchedByNpm: env.npm_lifecycle_event !== undefined,
   };
+}
+
+function parseProxyList(value: string): string[] {
+  const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new Error(`Invalid setting TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Reads `.env` into the environment when the file exists (Node's own parser); variables already
+ * set in the environment win, so a deployment's settings are never overridden by a stray file.
+ */
+export function loadEnvFile(file = '.env'): boolean {
+  if (!existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
 }
 
 /** The address a local client reaches the listener at: a wildcard bind is reached through localhost. */

@@ -103,3 +103,56 @@ export function errorBody(err: ServiceError, requestId: string, docsBaseUrl: str
 export function unauthenticated(): ServiceError {
   return new ServiceError('unauthenticated', 'Missing or invalid API key. Send "Authorization: Bearer <key>".');
 }
+
+/**
+ * Failures an operator meets (admin CLI, start-up), apart from the API's codes above: each is
+ * printed as one JSON object `{ "error": { code, message, hint? } }` and ends the process with
+ * this exit code (2 for a malformed command line, 1 otherwise), so scripts can branch on `code`.
+ */
+export const OPERATOR_ERROR_EXIT = {
+  usage: 2,
+  invalid_setting: 1,
+  email_taken: 1,
+  account_not_found: 1,
+  key_not_found: 1,
+  insufficient_balance: 1,
+  port_in_use: 1,
+  embedded_port_in_use: 1,
+  embedded_binaries_broken: 1,
+  embedded_permission_denied: 1,
+  embedded_start_failed: 1,
+  database_unreachable: 1,
+  internal_error: 1,
+} as const;
+
+export type OperatorErrorCode = keyof typeof OPERATOR_ERROR_EXIT;
+
+export class OperatorError extends Error {
+  constructor(
+    readonly code: OperatorErrorCode,
+    message: string,
+    /** What to change or run to get past it. */
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+
+  get exitCode(): number {
+    return OPERATOR_ERROR_EXIT[this.code];
+  }
+
+  toJSON(): { error: { code: OperatorErrorCode; message: string; hint?: string } } {
+    return { error: { code: this.code, message: this.message, ...(this.hint ? { hint: this.hint } : {}) } };
+  }
+}
+
+/** Any failure as an OperatorError: unknown ones keep their message under `internal_error`. */
+export function asOperatorError(err: unknown): OperatorError {
+  if (err instanceof OperatorError) return err;
+  // drizzle wraps driver errors in a message carrying the query and its parameters: keep the cause.
+  const cause = (err as { cause?: unknown }).cause;
+  const message = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+  if (message.startsWith('Invalid setting')) return new OperatorError('invalid_setting', message);
+  return new OperatorError('internal_error', message || 'unknown failure');
+}

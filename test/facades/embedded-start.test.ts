@@ -1,62 +1,101 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/cluster.js';
+import { baseEnv, dataFolder, gone, postgresPid, reap, watch, type Watched } from '../support/service-process.js';
 
-/** Collects a child's output; `until` resolves once everything printed so far matches. */
-function watch(child: ChildProcess) {
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  return {
-    text: () => out,
-    until(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-      return new Promise((resolve, reject) => {
-        const started = Date.now();
-        const poll = setInterval(() => {
-          const m = out.match(pattern);
-          if (m) {
-            clearInterval(poll);
-            resolve(m);
-          } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
-            clearInterval(poll);
-            reject(new Error(`no ${pattern} (exit ${child.exitCode}); output:\n${out}`));
-          }
-        }, 50);
-      });
-    },
-  };
-}
+/** `node --import tsx src/main.ts` is what `npm start` execs; `src/cli.ts` what `npm run cli` does. */
+const service = (env: Record<string, string>) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+const cli = (env: Record<string, string>, ...args: string[]) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
 
-let child: ChildProcess | undefined;
-let dataDir = '';
+const dirs: string[] = [];
+const pids: number[] = [];
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  reap(pids);
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+async function stop(s: Watched): Promise<void> {
+  if (s.proc.exitCode === null) s.proc.kill('SIGTERM');
+  expect(await s.exited(), s.text()).toBe(0);
+}
+
+const fatal = (s: Watched) => s.events().find((e) => e.event === 'start_failed');
+
 describe('npm start with no environment', () => {
-  it('starts an embedded PostgreSQL, prints a sandbox key and serves search', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'ads-embedded-'));
-    await chmod(dataDir, 0o755); // the embedded server runs as the postgres user and must reach its folder
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output = watch(child);
-    const [, baseUrl] = await output.until(/listening on (http:\/\/[\d.]+:\d+)/, 60_000);
-    const [, key] = await output.until(/Sandbox key \(demo account\): (svc_test_\w+)/, 10_000);
+  let first: Watched;
+  let env: Record<string, string> = {};
+  let baseUrl = '';
+
+  it('starts an embedded PostgreSQL, prints a sandbox key as one JSON event and serves search', async () => {
+    const dataDir = await dataFolder();
+    dirs.push(dataDir);
+    env = baseEnv({ PORT: String(await freePort()), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    first = service(env);
+    pids.push(first.proc.pid!);
+    await first.until(/"event":"listening"/, 60_000);
+    pids.push(await postgresPid(dataDir));
+    const events = first.events();
+    expect(first.strayLines(), first.text()).toEqual([]);
+    expect(events.map((e) => e.event)).toEqual(['database', 'stores', 'worker', 'listening', 'sandbox_key']);
+    const key = String(events.find((e) => e.event === 'sandbox_key')!.key);
     expect((await readFile(path.join(dataDir, 'demo-sandbox-key'), 'utf8')).trim()).toBe(key);
+    baseUrl = String(events.find((e) => e.event === 'listening')!.url);
 
     const res = await fetch(`${baseUrl}/v1/search?location=Lisbon`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { platform: string }[] };
     expect(body.data).toHaveLength(20);
     expect(new Set(body.data.map((p) => p.platform)).size).toBeGreaterThan(1);
-
-    const exited = new Promise<number | null>((resolve) => child!.on('exit', resolve));
-    child.kill('SIGTERM');
-    const code = await exited;
-    expect(code, output.text()).toBe(0);
   }, 90_000);
+
+  it('a CLI with another EMBEDDED_PG_PORT finds the running database of the same DATA_DIR', async () => {
+    expect(baseUrl).not.toBe('');
+    const res = cli({ ...env, EMBEDDED_PG_PORT: String(await freePort()) }, 'account', 'create', '--email', 'other-port@example.com');
+    expect(await res.exited(), res.text()).toBe(0);
+    expect(JSON.parse(res.text())).toEqual({ accountId: expect.stringMatching(/^acct_/) });
+  }, 60_000);
+
+  it('a second start on a taken HTTP port says which setting to change, and leaves the database running', async () => {
+    expect(baseUrl).not.toBe('');
+    const second = service({ ...env, EMBEDDED_PG_PORT: String(await freePort()) });
+    expect(await second.exited()).toBe(1);
+    expect(fatal(second), second.text()).toMatchObject({ level: 60, code: 'port_in_use', hint: expect.stringContaining('PORT') });
+    expect(second.strayLines(), second.text()).toEqual([]);
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  }, 60_000);
+
+  it('another DATA_DIR on the port of a running database is refused, naming EMBEDDED_PG_PORT, and creates no cluster', async () => {
+    const otherDir = await dataFolder();
+    dirs.push(otherDir);
+    const other = service({ ...env, DATA_DIR: otherDir, PORT: String(await freePort()) });
+    expect(await other.exited()).toBe(1);
+    expect(fatal(other), other.text()).toMatchObject({ code: 'embedded_port_in_use', hint: expect.stringContaining('EMBEDDED_PG_PORT') });
+    await expect(readFile(path.join(otherDir, 'pg', 'PG_VERSION'))).rejects.toThrow();
+
+    const viaCli = cli({ ...env, DATA_DIR: otherDir }, 'account', 'show', '--account', 'acct_X');
+    expect(await viaCli.exited()).toBe(1);
+    expect(JSON.parse(viaCli.text())).toMatchObject({ error: { code: 'embedded_port_in_use' } });
+  }, 60_000);
+
+  it('stops with SIGTERM, the database with it', async () => {
+    const pg = await postgresPid(env.DATA_DIR!);
+    await stop(first);
+    await gone(pg, 30_000);
+  }, 60_000);
+});
+
+describe('embedded PostgreSQL the postgres user cannot reach (as root)', () => {
+  it.runIf(process.getuid?.() === 0)('initdb failing on a mode-700 folder is one fatal line saying what to change', async () => {
+    const locked = await mkdtemp(path.join(tmpdir(), 'ads-locked-')); // mode 700, as mktemp -d makes it
+    dirs.push(locked);
+    await mkdir(path.join(locked, 'data'));
+    await chmod(path.join(locked, 'data'), 0o755);
+    const s = service(baseEnv({ PORT: String(await freePort()), DATA_DIR: path.join(locked, 'data'), EMBEDDED_PG_PORT: String(await freePort()) }));
+    expect(await s.exited()).toBe(1);
+    expect(fatal(s), s.text()).toMatchObject({ code: 'embedded_permission_denied', hint: expect.stringContaining('DATA_DIR') });
+    expect(s.strayLines(), s.text()).toEqual([]);
+  }, 60_000);
 });

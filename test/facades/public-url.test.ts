@@ -32,20 +32,22 @@ describe('default public URL', () => {
 
   it('lets the SDK client discover OAuth at the URL the banner prints (PORT=0)', async () => {
     db = await createTestDatabase();
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATABASE_URL: db.url, RUN_WORKER: 'false', LOG_LEVEL: 'warn' };
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATABASE_URL: db.url, RUN_WORKER: 'false', LOG_LEVEL: 'info' };
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    const mcpUrl = await new Promise<string>((resolve, reject) => {
+    // The start log is one JSON line per event; the `listening` event names both addresses.
+    const listeningEvent = await new Promise<{ url: string; mcp: string }>((resolve, reject) => {
       const poll = setInterval(() => {
-        const m = /^MCP: (http:\/\/\S+\/mcp)/m.exec(out);
-        if (m) resolve(m[1]!);
-        if (m || child!.exitCode !== null) clearInterval(poll);
+        const line = out.split('\n').find((l) => l.includes('"event":"listening"'));
+        if (line) resolve(JSON.parse(line) as { url: string; mcp: string });
+        if (line || child!.exitCode !== null) clearInterval(poll);
         if (child!.exitCode !== null) reject(new Error(out));
       }, 50);
     });
-    const listening = /listening on (http:\/\/\S+) /.exec(out)![1]!;
+    const mcpUrl = listeningEvent.mcp;
+    const listening = listeningEvent.url;
     expect(mcpUrl).toBe(`${listening}/mcp`);
 
     const pr = (await (await fetch(`${listening}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource: string; scopes_supported: string[] };

@@ -191,7 +191,7 @@ describe('GET /v1/account and /v1/jobs/{jobId}', () => {
     const res = await app.get('/v1/account', live.key);
     const body = await res.json();
     expect(body).toEqual({
-      data: { plan: { code: 'pro', name: 'Pro', status: 'active' }, key: { env: 'live', prefix: live.key.slice(0, 15) }, credits: { balance: 250 }, rateLimit: { requestsPerMinute: 120 } },
+      data: { accountId: live.accountId, plan: { code: 'pro', name: 'Pro', status: 'active' }, key: { env: 'live', prefix: live.key.slice(0, 15) }, credits: { balance: 250 }, rateLimit: { requestsPerMinute: 120 } },
     });
   });
 

@@ -254,7 +254,7 @@ describe('createAdmin.grantCredits', () => {
   });
 
   it('throws for an unknown account and writes nothing', async () => {
-    await expect(admin.grantCredits('acct_NOPE', 10)).rejects.toThrow('account acct_NOPE not found');
+    await expect(admin.grantCredits('acct_NOPE', 10)).rejects.toMatchObject({ code: 'account_not_found', message: 'no account acct_NOPE' });
     expect(await sql`select 1 from credit_ledger where account_id = 'acct_NOPE'`).toHaveLength(0);
   });
 });

@@ -55,11 +55,16 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
   // Our own pool, with an error handler: a connection the database drops (restart, shutdown) is
   // logged instead of crashing the process, and the pool is ended when the runner stops.
   const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 3 });
-  const lost = (err: Error) => o.log.warn({ err: String(err) }, 'job queue connection lost');
+  let stopped = false;
+  // After stop() a connection the server ends is one we let go (pool.end() does not wait for it).
+  const lost = (err: Error) => void (stopped || o.log.warn({ err: String(err) }, 'job queue connection lost'));
   pgPool.on('error', lost);
   pgPool.on('connect', (client) => client.on('error', lost));
   const utils = await makeWorkerUtils({ pgPool, logger });
   const workerIds = new Set<string>();
+  // Every id this process ever beat for: the events below drop ids as workers stop, which is
+  // before stop() deregisters them, so deregistering from workerIds alone missed them all.
+  const everBeat = new Set<string>();
   const events: WorkerEvents = new EventEmitter() as WorkerEvents;
 
   const beat = () =>
@@ -67,7 +72,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
       client.query(
         `insert into worker_heartbeats (worker_id, beat_at) select unnest($1::text[]), now()
          on conflict (worker_id) do update set beat_at = excluded.beat_at`,
-        [[...workerIds]],
+        [[...workerIds].map((id) => (everBeat.add(id), id))],
       ),
     );
   const sweep = async () => {
@@ -95,7 +100,12 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     await o.abandon(rows.map((r) => r.key));
     await utils.completeJobs(rows.map((r) => r.id));
   };
-  const tick = () => beat().then(sweep).catch((err: unknown) => o.log.warn({ err: String(err) }, 'worker heartbeat failed'));
+  let beating: Promise<void> = Promise.resolve();
+  const tick = (): Promise<void> => {
+    if (stopped) return beating;
+    beating = beat().then(sweep).catch((err: unknown) => o.log.warn({ err: String(err) }, 'worker heartbeat failed'));
+    return beating;
+  };
 
   // Jobs are locked by the pool's id (when it fetches for its workers) or by a worker's own id.
   events.on('pool:create', ({ workerPool }) => {
@@ -125,10 +135,12 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
 
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      await beating; // a beat landing after the deregistration would leave a row that looks dead later
       await runner.stop();
       await utils
-        .withPgClient((client) => client.query('delete from worker_heartbeats where worker_id = any($1::text[])', [[...workerIds]]))
+        .withPgClient((client) => client.query('delete from worker_heartbeats where worker_id = any($1::text[])', [[...everBeat, ...workerIds]]))
         .catch(() => {});
       await utils.release();
       await pgPool.end();

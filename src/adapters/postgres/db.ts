@@ -34,11 +34,22 @@ export function connect(url: string, max = 10, onError: (err: Error) => void = (
     // committing a debit after the kill (PostgreSQL 14+).
     options: `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS}`,
   });
-  pool.on('error', onError);
+  // pool.end() resolves before the server has seen every connection go: once we close, a
+  // connection ended by the server is one we let go, not one lost.
+  let closing = false;
+  const report = (err: Error) => void (closing || onError(err));
+  pool.on('error', report);
   // A client checked out for a transaction has no pool listener: one of its own keeps a server-side
   // disconnect an error of that transaction instead of an unhandled 'error' event.
-  pool.on('connect', (client) => client.on('error', onError));
-  return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
+  pool.on('connect', (client) => client.on('error', report));
+  return {
+    db: drizzle(pool, { schema }),
+    pool,
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
+  };
 }
 
 export const CONNECT_TIMEOUT_MS = 5_000;

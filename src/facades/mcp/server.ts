@@ -13,6 +13,7 @@ import { protocolError } from './guards.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { platformsNote } from '../../domain/capabilities.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
+import { clientAddress } from '../client-address.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
 
@@ -80,7 +81,7 @@ export function createMcpHandler(deps: Deps) {
     const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-      callTool(deps, principal, req.socket.remoteAddress ?? 'unknown', request.params.name, request.params.arguments, extra.signal),
+      callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -11,6 +11,7 @@ import { readRetryParams } from './retry-params.js';
 import { routeTable } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
+import { clientAddress } from '../client-address.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -53,7 +54,7 @@ const CLIENT_CLOSED = 499;
 
 /** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
 export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
-  const decision = await deps.limiter.take(`anon:${req.socket.remoteAddress ?? 'unknown'}`, deps.config.anonymousPerMinute);
+  const decision = await deps.limiter.take(`anon:${clientAddress(deps.config, req)}`, deps.config.anonymousPerMinute);
   return rateLimitHeaders(decision, deps.clock.now().getTime());
 }
 
@@ -162,7 +163,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       requestId,
       retry,
       authorization: req.headers.authorization,
-      clientAddress: req.socket.remoteAddress,
+      clientAddress: clientAddress(deps.config, req),
       signal: clientSignal(res),
       ...(bodyError ? { bodyError } : {}),
       unknownParams,

@@ -14,6 +14,7 @@ function allowedMethods(name: string): string[] | null {
   if (!procedure) return null;
   return procedure._def.type === 'mutation' ? ['POST'] : ['GET', 'HEAD'];
 }
+import { clientAddress } from '../client-address.js';
 
 /**
  * The internal tRPC face for our dashboards (`/trpc`), over the same router and pipeline. Errors
@@ -33,7 +34,7 @@ export function createTrpcHandler(deps: Deps) {
       const refused = new ServiceError('method_not_allowed', `${method} is not allowed on /trpc/${name}; use ${allowed.join(' or ')}.`);
       return sendTrpcError(res, refused, requestId, publicUrl, { Allow: allowed.join(', ') }, name);
     }
-    contexts.set(req, createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: req.socket.remoteAddress, signal: clientSignal(res) }));
+    contexts.set(req, createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: clientAddress(deps.config, req), signal: clientSignal(res) }));
     // The adapter waits for 'drain' when a write is refused, which never comes on a socket that
     // already closed (its client left): writes to a destroyed response are dropped instead.
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;

@@ -15,6 +15,7 @@ export const account = authedProcedure
     const plan = PLANS[p.plan];
     return {
       data: {
+        accountId: p.accountId,
         plan: { code: plan.code, name: plan.name, status: p.subscriptionStatus },
         key: { env: p.env, prefix: p.keyPrefix },
         credits: { balance: p.balance },

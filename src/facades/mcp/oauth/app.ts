@@ -23,6 +23,8 @@ export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStor
   const app = express();
   app.disable('x-powered-by');
   app.use(shortErrors);
+  // The sign-in limits count per client address: behind our proxies, the one they forwarded for.
+  if (deps.config.trustedProxies.length > 0) app.set('trust proxy', deps.config.trustedProxies);
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
   app.use(['/token', '/revoke'], express.urlencoded({ extended: false }), async (req: Request, res: Response, next: NextFunction) => {

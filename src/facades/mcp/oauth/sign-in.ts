@@ -69,7 +69,8 @@ export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInT
     const again = (status: number, error: string) =>
       res.status(status).type('html').send(renderSignIn({ requestId: pending.id, csrf, clientId: pending.clientId, clientName: name, redirectHost: redirectTarget(pending.redirectUri), askConsent: true, email: email ?? '', env, error }));
 
-    const admission = await throttle.admit(email ?? '', req.socket.remoteAddress ?? 'unknown');
+    // Express's req.ip: the socket's peer, or the client a trusted proxy forwarded for (TRUSTED_PROXIES).
+    const admission = await throttle.admit(email ?? '', req.ip ?? req.socket.remoteAddress ?? 'unknown');
     if (!admission.allowed) {
       res.setHeader('Retry-After', String(admission.retryAfterSeconds));
       return again(429, lockedMessage(admission.retryAfterSeconds));

@@ -1,0 +1,39 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, loadEnvFile, parseConfig } from '../../src/config.js';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'ads-env-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('.env and .env.example', () => {
+  it('.env.example names every variable the configuration reads, and the README table does too', async () => {
+    const example = await readFile('.env.example', 'utf8');
+    const readme = await readFile('README.md', 'utf8');
+    for (const name of CONFIG_VARIABLES) {
+      expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+      if (name !== 'NODE_ENV') expect(readme, name).toContain(`\`${name}\``);
+    }
+  });
+
+  it('loadEnvFile reads a present file, the environment winning; a missing file is no error', async () => {
+    const file = path.join(dir, '.env');
+    await writeFile(file, 'ADS_ENV_TEST_A=from-file\nADS_ENV_TEST_B="quoted # kept"\n');
+    process.env.ADS_ENV_TEST_A = 'from-environment';
+    expect(loadEnvFile(file)).toBe(true);
+    expect(process.env.ADS_ENV_TEST_A).toBe('from-environment');
+    expect(process.env.ADS_ENV_TEST_B).toBe('quoted # kept');
+    expect(loadEnvFile(path.join(dir, 'absent.env'))).toBe(false);
+    delete process.env.ADS_ENV_TEST_A;
+    delete process.env.ADS_ENV_TEST_B;
+  });
+
+  it('TRUSTED_PROXIES takes addresses and CIDR ranges, and names itself when wrong', () => {
+    expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    expect(parseConfig({}).trustedProxies).toEqual([]);
+    for (const bad of ['proxy.local', '10.0.0.0/33', '10.0.0.1/8/2', '::1/129']) {
+      expect(() => parseConfig({ TRUSTED_PROXIES: bad })).toThrow(/^Invalid setting TRUSTED_PROXIES/);
+    }
+  });
+});
