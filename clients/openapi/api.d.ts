@@ -446,6 +446,7 @@ export interface components {
             data: components["schemas"]["Account"];
         };
         Account: {
+            accountId: string;
             plan: {
                 code: string;
                 name: string;
