@@ -10,8 +10,8 @@
  * where the breaker must open (refused legs > 0).
  *   npx tsx bench/breaker-blocked.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
  */
-import type { AddressInfo } from 'node:net';
-import { createReplayServer, NO_FAULTS } from '../src/replay/server.js';
+import { NO_FAULTS } from '../src/replay/server.js';
+import { replayLiveConfig, startReplayUpstream } from '../test/support/replay-upstream.js';
 import { bearer, load, progress, row, scenarioMain, startBenchApp, type Row } from './support.js';
 
 const ACCOUNTS = 4;
@@ -69,20 +69,11 @@ function dates(n: number): string {
 }
 
 export async function run(): Promise<Row[]> {
-  const replay = createReplayServer('fixtures/replay');
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  const upstream = await startReplayUpstream();
+  const replay = upstream.server;
   const app = await startBenchApp({
     config: {
-      live: {
-        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
-        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
-        airbnbApiKey: null,
-        googleApiKey: 'replay-key',
-        timeoutMs: 10_000,
-        retries: 2,
-        concurrency: 8,
-      },
+      live: replayLiveConfig(upstream.url, { timeoutMs: 10_000, retries: 2, concurrency: 8 }),
     },
   });
   let n = 0;
@@ -131,8 +122,7 @@ export async function run(): Promise<Row[]> {
     ];
   } finally {
     await app.close();
-    replay.closeAllConnections();
-    await new Promise((r) => replay.close(r));
+    await upstream.close();
   }
 }
 

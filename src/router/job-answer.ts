@@ -1,17 +1,10 @@
+import type { ErrorBody } from '../domain/errors.js';
 import type { Platform } from '../domain/platforms.js';
 import type { JobRecord } from '../domain/service-ports.js';
 import { pollAfterSeconds, pollUrl, remainingSeconds } from './jobs.js';
 
-/** The error of a failed job: what the synchronous call would have answered. */
-export interface JobErrorBody {
-  code: string;
-  subCode?: string;
-  message: string;
-  param?: string;
-  requestId: string;
-  retryable: boolean;
-  docUrl: string;
-}
+/** The error of a failed job: what the synchronous call would have answered (its stored error body). */
+export type JobErrorBody = ErrorBody['error'];
 
 /**
  * The body of `GET /v1/jobs/{id}` for a job as it stands (spec 4.9), built in one place for the

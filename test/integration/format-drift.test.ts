@@ -1,11 +1,10 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReplayServer } from '../../src/replay/server.js';
+import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import type { AppRouter } from '../../src/router/app-router.js';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
@@ -19,7 +18,7 @@ import { expectError } from '../support/common-rules.js';
  * platform's circuit breaker does not count it.
  */
 let app: TestApp;
-let replay: ReturnType<typeof createReplayServer>;
+let replay: ReplayUpstream;
 let fixtures = '';
 let replayUrl = '';
 const lines: string[] = [];
@@ -45,29 +44,19 @@ beforeAll(async () => {
   const serp = JSON.parse(await readFile(vrbo, 'utf8')) as { data: Record<string, unknown> };
   serp.data = { searchResults: serp.data.results };
   await writeFile(vrbo, JSON.stringify(serp));
-  replay = createReplayServer(fixtures);
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay = await startReplayUpstream(fixtures);
+  replayUrl = replay.url;
   app = await startTestApp({
     log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
     config: {
       legDeadlineMs: 5_000,
-      live: {
-        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
-        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
-        airbnbApiKey: null,
-        googleApiKey: 'replay-key',
-        timeoutMs: 2_000,
-        retries: 0,
-        concurrency: 4,
-      },
+      live: replayLiveConfig(replayUrl),
     },
   });
 });
 afterAll(async () => {
   await app.close();
-  replay.closeAllConnections();
-  await new Promise((r) => replay.close(r));
+  await replay.close();
   await rm(fixtures, { recursive: true, force: true });
 });
 

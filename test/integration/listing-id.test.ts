@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReplayServer } from '../../src/replay/server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
+import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 
 /**
  * Listing ids that cannot be a listing of their platform are judged before any leg: 400
@@ -13,7 +12,7 @@ import { expectError } from '../support/common-rules.js';
  * their documented trigger ids.
  */
 let app: TestApp;
-let replay: ReturnType<typeof createReplayServer>;
+let replay: ReplayUpstream;
 let upstreamRequests = 0;
 
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
@@ -21,29 +20,18 @@ const stay = `checkIn=${day(30)}&checkOut=${day(33)}`;
 const window = `startDate=${day(30)}&endDate=${day(40)}`;
 
 beforeAll(async () => {
-  replay = createReplayServer('fixtures/replay');
-  replay.prependListener('request', () => upstreamRequests++);
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay = await startReplayUpstream();
+  replay.server.prependListener('request', () => upstreamRequests++);
   app = await startTestApp({
     config: {
       legDeadlineMs: 5_000,
-      live: {
-        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
-        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
-        airbnbApiKey: null,
-        googleApiKey: 'replay-key',
-        timeoutMs: 2_000,
-        retries: 0,
-        concurrency: 4,
-      },
+      live: replayLiveConfig(replay.url),
     },
   });
 });
 afterAll(async () => {
   await app.close();
-  replay.closeAllConnections();
-  await new Promise((r) => replay.close(r));
+  await replay.close();
 });
 
 async function balanceOf(accountId: string): Promise<number> {

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReplayServer } from '../../src/replay/server.js';
+import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
 
@@ -9,7 +8,7 @@ import { expectError } from '../support/common-rules.js';
  * fixtures: HTTP -> platform client -> parser -> cache -> credits, with faults injected upstream.
  */
 let app: TestApp;
-let replay: ReturnType<typeof createReplayServer>;
+let replay: ReplayUpstream;
 let replayUrl = '';
 
 async function setFaults(faults: Record<string, unknown>): Promise<void> {
@@ -17,28 +16,18 @@ async function setFaults(faults: Record<string, unknown>): Promise<void> {
 }
 
 beforeAll(async () => {
-  replay = createReplayServer('fixtures/replay');
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay = await startReplayUpstream();
+  replayUrl = replay.url;
   app = await startTestApp({
     config: {
       legDeadlineMs: 5_000,
-      live: {
-        platforms: ['airbnb', 'booking', 'vrbo', 'google'],
-        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
-        airbnbApiKey: null,
-        googleApiKey: 'replay-key',
-        timeoutMs: 2_000,
-        retries: 0,
-        concurrency: 4,
-      },
+      live: replayLiveConfig(replayUrl),
     },
   });
 });
 afterAll(async () => {
   await app.close();
-  replay.closeAllConnections();
-  await new Promise((r) => replay.close(r));
+  await replay.close();
 });
 
 async function balanceOf(accountId: string): Promise<number> {
