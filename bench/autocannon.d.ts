@@ -10,6 +10,7 @@ declare module 'autocannon' {
     amount?: number;
     overallRate?: number;
     connectionRate?: number;
+    requests?: { path?: string; method?: string }[];
   }
   interface Result {
     errors: number;

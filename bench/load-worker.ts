@@ -21,7 +21,7 @@ export interface LoadTarget {
 }
 
 export type LoadJob =
-  | ({ kind: 'throughput'; connections: number; durationMs: number } & LoadTarget)
+  | ({ kind: 'throughput'; connections: number; durationMs: number; amount?: number } & LoadTarget)
   | ({ kind: 'paced'; rate: number; count: number; bodies?: boolean } & LoadTarget)
   | ({ kind: 'sequential'; count: number; bodies?: boolean } & LoadTarget);
 
@@ -46,7 +46,10 @@ async function throughput(job: Extract<LoadJob, { kind: 'throughput' }>): Promis
     headers: job.headers ?? {},
     ...(job.body !== undefined ? { body: job.body } : {}),
     connections: job.connections,
-    duration: job.durationMs / 1000,
+    // a fixed number of requests, when given, instead of a duration
+    ...(job.amount !== undefined ? { amount: job.amount } : { duration: job.durationMs / 1000 }),
+    // each connection cycles through the urls' paths (same host), e.g. many distinct queries
+    ...(job.urls ? { requests: job.urls.map((u) => ({ path: new URL(u).pathname + new URL(u).search })) } : {}),
   });
   instance.on('response', (_client: unknown, statusCode: number) => {
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
@@ -54,7 +57,8 @@ async function throughput(job: Extract<LoadJob, { kind: 'throughput' }>): Promis
   const result = await instance;
   if (result.errors) statuses.error = result.errors;
   const total = Object.entries(statuses).reduce((n, [k, v]) => (k.startsWith('2') ? n + v : n), 0);
-  return { rps: total / (job.durationMs / 1000), requests: total, latencies: [], statuses };
+  const seconds = job.amount !== undefined ? result.duration : job.durationMs / 1000;
+  return { rps: total / seconds, requests: total, latencies: [], statuses };
 }
 
 interface Answer {

@@ -12,12 +12,12 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { formatTable, parseRows, pct, type Row } from './support.js';
 
-const SCENARIOS = ['rest-throughput', 'ledger', 'overhead', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries'];
+const SCENARIOS = ['rest-throughput', 'ledger', 'overhead', 'faces-throughput', 'memory', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries'];
 
 function runScenario(name: string): Promise<{ rows: Row[] | null; error: string | null; seconds: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `bench/${name}.ts`], {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/${name}.ts`], {
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -29,6 +29,7 @@ import { createCallbackTargets } from './adapters/webhooks/targets.js';
 import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.js';
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
 import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
+import { createParsedMemo, type ParsedMemo } from './domain/parsed-memo.js';
 import { createOutageLog } from './adapters/system/outage-log.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
@@ -46,6 +47,8 @@ export interface Deps {
   ledger: Ledger;
   admin: Admin;
   cache: Cache;
+  /** Parsed values of recent cache hits (fan-out.ts), so a hot cached call does not re-parse its legs. */
+  parsedMemo: ParsedMemo;
   limiter: RateLimiter;
   platforms: Record<KeyEnv, AdapterSet>;
   /** One circuit breaker per live platform, shared by every account of this process. */
@@ -109,6 +112,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     ledger,
     admin,
     cache,
+    parsedMemo: createParsedMemo(),
     clientMetadata: overrides.clientMetadata ?? createClientMetadataFetcher(cache),
     limiter:
       overrides.limiter ??

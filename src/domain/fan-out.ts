@@ -3,6 +3,7 @@ import type { Operation, Platform } from './platforms.js';
 import { LegFailure, UpstreamFormatError, type LegError } from './ports.js';
 import type { Cache } from './service-ports.js';
 import type { CacheSlot } from './cache-policy.js';
+import type { ParsedMemo } from './parsed-memo.js';
 
 export interface LegOutcome<T> {
   platform: Platform;
@@ -35,6 +36,8 @@ export interface LegSpec<T> {
 export interface LegRuntime {
   legDeadlineMs: number;
   cache?: Cache;
+  /** Parsed values of recent cache hits, shared by the requests of this process; absent: parse every hit. */
+  parsed?: ParsedMemo;
   /** Calls whose uncached legs are projected to take longer answer 202 (spec 4.9); absent: never. */
   asyncThresholdMs?: number;
   /** Recent latency of a platform and operation, for legs without their own estimate. */
@@ -62,11 +65,11 @@ export class AsyncRequired extends Error {
   }
 }
 
-async function fromCache<T>(cache: Cache, slot: CacheSlot): Promise<T | null> {
+async function fromCache<T>(cache: Cache, slot: CacheSlot, parsed: ParsedMemo | undefined): Promise<T | null> {
   const hit = await cache.get(slot.key);
   if (hit === null) return null;
   try {
-    return JSON.parse(hit) as T;
+    return parsed ? parsed.parse<T>(slot.key, hit) : (JSON.parse(hit) as T);
   } catch {
     return null;
   }
@@ -138,7 +141,7 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
  */
 export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Promise<LegOutcome<T>[]> {
   const { cache } = runtime;
-  const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache) : null)));
+  const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache, runtime.parsed) : null)));
   const misses = specs.filter((_, i) => hits[i] === null);
   if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
     const projections = misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0);

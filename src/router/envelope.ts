@@ -19,6 +19,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     legDeadlineMs: deps.config.legDeadlineMs,
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
     cache: deps.cache,
+    parsed: deps.parsedMemo,
     keyEnv: ctx.principal.env,
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
