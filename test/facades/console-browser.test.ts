@@ -106,6 +106,8 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     expect(key).toMatch(/^svc_test_/);
     expect((await app.get('/v1/account', key)).status).toBe(200);
     await page.screenshot({ path: `${SHOTS}/desktop.png`, fullPage: true });
+    // The README's picture: UPDATE_SCREENSHOT=1 npx vitest run test/facades/console-browser.test.ts
+    if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/console.png' });
 
     // ... and once revoked (after the confirmation), gets the 401.
     const row = page.locator(`tr[data-key-prefix="${key.slice(0, 15)}"]`); // the list shows prefixes only
