@@ -6,6 +6,7 @@ import { Keys } from './keys.js';
 import { Usage } from './usage.js';
 import { Requests } from './requests.js';
 import { Jobs } from './jobs.js';
+import { Sandbox } from './sandbox.js';
 
 export function App() {
   const queries = useQueryClient();
@@ -33,6 +34,7 @@ export function App() {
       <Keys />
       <Requests />
       <Jobs />
+      <Sandbox />
     </main>
   );
 }

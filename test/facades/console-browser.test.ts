@@ -116,6 +116,12 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     await expect.poll(() => row.locator('td').nth(3).textContent()).toContain('revoked');
     expect((await app.get('/v1/account', key)).status).toBe(401);
 
+    // The sandbox button shows the JSON a sandbox key would get.
+    await page.click('text=Run sandbox search');
+    const json = JSON.parse((await page.textContent('[data-testid=sandbox-json]'))!) as { data: unknown[]; meta: { creditsCharged: number } };
+    expect(json).toMatchObject({ meta: { creditsCharged: 0 } });
+    expect(json.data).toHaveLength(5);
+
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();

@@ -71,6 +71,25 @@ describe('console sessions and router', () => {
     expect(JSON.stringify(list)).not.toContain(key); // the list shows prefixes only
   });
 
+  it('the sandbox search runs the search procedure for the account, free; its triggers answer as for a key', async () => {
+    const s = await session('ana@example.com', 'ana password 1');
+    const res = await call('sandboxSearch', s, { location: 'Porto' });
+    expect(res.status).toBe(200);
+    const { result } = (await res.json()) as { result: { data: { data: unknown[]; meta: { creditsCharged: number; requestId: string } } } };
+    expect(result.data).toMatchObject({ meta: { creditsCharged: 0 } });
+    expect(result.data.data).toHaveLength(5);
+    expect(result.data.meta.requestId).toBe(res.headers.get('x-request-id'));
+    const down = await call('sandboxSearch', s, { location: 'sandbox:unavailable' });
+    expect(down.status).toBe(503);
+    expect(await apiError(down)).toMatchObject({ code: 'upstream_unavailable' });
+    expect((await call('sandboxSearch', s, { location: '' })).status).toBe(400);
+    const async = await call('sandboxSearch', s, { location: 'sandbox:async' });
+    expect(async.status).toBe(400);
+    expect((await apiError(async)).param).toBe('location');
+    const [{ balance }] = await app.sql<[{ balance: string }]>`select credit_balance::text as balance from accounts where id = ${ana}`;
+    expect(balance).toBe('250');
+  });
+
   it('bad input is a 400 naming the field, never a 500', async () => {
     const s = await session('ana@example.com', 'ana password 1');
     const badEnv = await call('createKey', s, { env: 'production' });

@@ -121,7 +121,7 @@ export function createConsoleHandler(deps: Deps) {
       if (method !== 'GET' && !sameOrigin(req)) throw new ServiceError('permission_denied', 'Cross-origin requests to the console are refused.', { param: 'Origin' });
       const session = token ? await store.session(token, deps.clock.now()) : null;
       const csrf = req.headers['x-csrf-token'];
-      const ctx: ConsoleContext = { deps, store, requestId, session, csrfHeader: typeof csrf === 'string' ? csrf : null };
+      const ctx: ConsoleContext = { deps, store, requestId, session, clientAddress: clientAddress(deps.config, req), csrfHeader: typeof csrf === 'string' ? csrf : null };
       await nodeHTTPRequestHandler({ router: consoleRouter, req, res, path: path.slice('/console/trpc/'.length), allowBatching: false, createContext: () => ctx });
       return;
     }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/plans.js';
+import { appRouter } from '../app-router.js';
+import { createContext } from '../context.js';
 import { ct, sessionProcedure } from './trpc.js';
 
 const DAY_MS = 86_400_000;
@@ -51,6 +53,20 @@ export const consoleRouter = ct.router({
     .query(({ ctx, input }) => ctx.store.billedRequests(ctx.session.accountId, input.operation, input.limit)),
 
   jobs: sessionProcedure.query(({ ctx }) => ctx.store.jobs(ctx.session.accountId, 50)),
+
+  /**
+   * The sandbox search a key would get (free, deterministic fixtures), run through the same
+   * procedure and pipeline as /v1/search, as the signed-in account with a sandbox principal; its
+   * rate limit is the account's console bucket, the sandbox figure.
+   */
+  sandboxSearch: sessionProcedure.input(z.object({ location: z.string().min(1).max(200) })).mutation(async ({ ctx, input }) => {
+    // An async job is run and polled for a key; the console has none, so it shows synchronous paths only.
+    if (input.location.trim().toLowerCase() === 'sandbox:async') throw new ServiceError('invalid_request', 'The console runs searches synchronously: try sandbox:async with a sandbox key on /v1/search.', { param: 'location', subCode: 'invalid_value' });
+    const principal = await ctx.deps.keys.forAccount(ctx.session.accountId, `console:${ctx.session.accountId}`, 'sandbox');
+    if (!principal) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
+    const call = { ...createContext(ctx.deps, { transport: 'console', requestId: ctx.requestId, authorization: null, clientAddress: ctx.clientAddress }), principal: { ...principal, keyPrefix: 'console' } };
+    return appRouter.createCaller(call).search({ location: input.location, limit: 5 });
+  }),
 });
 
 export type ConsoleRouter = typeof consoleRouter;

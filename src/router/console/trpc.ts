@@ -15,6 +15,7 @@ export interface ConsoleContext {
   requestId: string;
   /** The session named by the cookie, or null when there is none (or it expired). */
   session: ConsoleSession | null;
+  clientAddress: string;
   /** The X-CSRF-Token header as sent. */
   csrfHeader: string | null;
 }
