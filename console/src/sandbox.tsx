@@ -4,7 +4,7 @@ import { TRPCClientError } from '@trpc/client';
 import { api } from './api.js';
 
 const TRIGGERS: [string, string][] = [
-  ['Lisbon', 'one of the 30 sandbox cities: 20 deterministic properties'],
+  ['Lisbon', 'one of the 30 sandbox cities: deterministic properties (the console shows 5)'],
   ['sandbox:partial', 'one platform fails: meta.partial is true, that leg costs 0'],
   ['sandbox:unavailable', '503 upstream_unavailable, 0 credits'],
   ['sandbox:format-changed', 'every leg fails as if the platform changed its format: 502'],

@@ -136,6 +136,9 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     // Nothing wider than the screen: the page does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/phone.png`, fullPage: true });
+    await page.click('text=Run sandbox search');
+    await page.waitForSelector('[data-testid=sandbox-json]');
+    await page.locator('section[aria-labelledby=sandbox-title]').screenshot({ path: `${SHOTS}/phone-sandbox.png` });
     await context.close();
   });
 });
