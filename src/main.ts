@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -14,14 +15,20 @@ import { OperatorError } from './domain/errors.js';
 
 const DEMO_EMAIL = 'demo@example.com';
 
-/** First embedded start only: a demo account with a sandbox key, kept in DATA_DIR; null afterwards. */
-async function createDemoAccount(deps: Deps, dataDir: string): Promise<{ key: string; file: string } | null> {
+/**
+ * First embedded start only: a demo account with a sandbox key and a console password (random,
+ * so no two machines share one), both kept in DATA_DIR; null afterwards.
+ */
+async function createDemoAccount(deps: Deps, dataDir: string): Promise<{ key: string; file: string; password: string; passwordFile: string } | null> {
   if (await deps.admin.findAccountByEmail(DEMO_EMAIL)) return null;
-  const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password: null });
+  const password = randomBytes(12).toString('base64url');
+  const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password });
   const { key } = await deps.admin.createKey(accountId, 'sandbox');
   const file = path.resolve(dataDir, 'demo-sandbox-key');
   await writeFile(file, `${key}\n`, { mode: 0o600 });
-  return { key, file };
+  const passwordFile = path.resolve(dataDir, 'demo-console-sign-in');
+  await writeFile(passwordFile, `${DEMO_EMAIL}\n${password}\n`, { mode: 0o600 });
+  return { key, file, password, passwordFile };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -70,5 +77,7 @@ startProcess(async ({ config: env, log, events, opened }) => {
   if (demo) {
     const tryIt = `curl -H "Authorization: Bearer ${demo.key}" "${url}/v1/search?location=Lisbon"`;
     events.info({ event: 'sandbox_key', key: demo.key, file: demo.file, try: tryIt }, `demo account created; its sandbox key, shown this once (kept in ${demo.file}): ${demo.key}`);
+    const consoleUrl = `${config.publicUrl}/console/`;
+    events.info({ event: 'console_sign_in', url: consoleUrl, email: DEMO_EMAIL, password: demo.password, file: demo.passwordFile }, `developer console at ${consoleUrl}: sign in as ${DEMO_EMAIL} with password ${demo.password} (kept in ${demo.passwordFile})`);
   }
 });

@@ -6,6 +6,7 @@ import { renderReferencePage } from './facades/docs/reference-page.js';
 import { renderErrorCatalogue } from './facades/docs/error-catalogue-page.js';
 import { scalarBundle } from './facades/docs/assets.js';
 import { createTrpcHandler } from './facades/trpc/handler.js';
+import { createConsoleHandler } from './facades/console/handler.js';
 import { sendTrpcError } from './facades/trpc/errors.js';
 import { buildOpenApiDocument } from './facades/rest/openapi.js';
 import { appRouter } from './router/app-router.js';
@@ -41,6 +42,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   const scalar = scalarBundle();
   const oauth = createOAuthApp(deps, deps.db, { rateLimit: options.oauthRateLimit ?? true });
   const mcp = createMcpHttp(deps, oauth.provider);
+  const developerConsole = createConsoleHandler(deps);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '/';
@@ -60,6 +62,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     // The faces above log their own requests (with request id, key prefix and credits).
     logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: () => undefined });
     if (path === '/mcp') return mcp(req, res, search);
+    if (path === '/console' || path.startsWith('/console/')) return developerConsole(req, res, path);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (path === '/metrics' && deps.config.metrics.token) return serveMetrics(deps, req, res, deps.config.metrics.token);
@@ -92,6 +95,7 @@ const FIXED_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/docs'
 /** A bounded metric label for a path outside /v1 and /trpc. */
 function routeLabel(path: string): string {
   if (FIXED_ROUTES.has(path)) return path;
+  if (path === '/console' || path.startsWith('/console/')) return '/console';
   return OAUTH_PATHS.test(path) ? 'oauth' : 'unmatched';
 }
 

@@ -3,8 +3,11 @@ import type { Principal } from '../domain/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
 import type { IdempotencyClaim, RetryRequest } from './retry.js';
 
-/** How a call arrived; `worker` is a job being run by the job worker on behalf of its owner. */
-export type Transport = 'rest' | 'trpc' | 'mcp' | 'worker';
+/**
+ * How a call arrived; `worker` is a job being run by the job worker on behalf of its owner,
+ * `console` a sandbox call from the signed-in developer console.
+ */
+export type Transport = 'rest' | 'trpc' | 'mcp' | 'worker' | 'console';
 
 /** Status and headers a procedure wants on the response; the REST face writes them (conventions rule 9). */
 export interface ResponseBag {

@@ -29,17 +29,17 @@ describe('npm start with no environment', () => {
   let env: Record<string, string> = {};
   let baseUrl = '';
 
-  it('starts an embedded PostgreSQL, prints a sandbox key as one JSON event and serves search', async () => {
+  it('starts an embedded PostgreSQL, prints a sandbox key and the console sign-in as JSON events and serves search', async () => {
     const dataDir = await dataFolder();
     dirs.push(dataDir);
     env = baseEnv({ PORT: String(await freePort()), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
     first = service(env);
     pids.push(first.proc.pid!);
-    await first.until(/"event":"listening"/, 60_000);
+    await first.until(/"event":"console_sign_in"/, 60_000);
     pids.push(await postgresPid(dataDir));
     const events = first.events();
     expect(first.strayLines(), first.text()).toEqual([]);
-    expect(events.map((e) => e.event)).toEqual(['database', 'stores', 'worker', 'listening', 'sandbox_key']);
+    expect(events.map((e) => e.event)).toEqual(['database', 'stores', 'worker', 'listening', 'sandbox_key', 'console_sign_in']);
     const key = String(events.find((e) => e.event === 'sandbox_key')!.key);
     expect((await readFile(path.join(dataDir, 'demo-sandbox-key'), 'utf8')).trim()).toBe(key);
     baseUrl = String(events.find((e) => e.event === 'listening')!.url);
@@ -49,6 +49,13 @@ describe('npm start with no environment', () => {
     const body = (await res.json()) as { data: { platform: string }[] };
     expect(body.data).toHaveLength(20);
     expect(new Set(body.data.map((p) => p.platform)).size).toBeGreaterThan(1);
+
+    // The printed console sign-in opens a session.
+    const signIn = events.find((e) => e.event === 'console_sign_in')!;
+    expect(signIn.url).toBe(`${baseUrl}/console/`);
+    const session = await fetch(`${baseUrl}/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: signIn.email, password: signIn.password }) });
+    expect(session.status).toBe(200);
+    expect(session.headers.get('set-cookie')).toMatch(/^ads_console=.+; Path=\/console; HttpOnly; SameSite=Strict/);
   }, 90_000);
 
   it('a CLI with another EMBEDDED_PG_PORT finds the running database of the same DATA_DIR', async () => {

@@ -45,7 +45,7 @@ export const creditLedger = pgTable(
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('credit_ledger_account_idx').on(t.accountId)],
+  (t) => [index('credit_ledger_account_idx').on(t.accountId), index('credit_ledger_account_created_idx').on(t.accountId, t.createdAt)],
 );
 
 /**
@@ -217,4 +217,17 @@ export const jobWebhooks = pgTable(
     check('job_webhooks_status', sql`${t.status} in ('waiting', 'pending', 'retrying', 'delivered', 'failed')`),
     uniqueIndex('job_webhooks_job_url').on(t.jobId, t.url),
   ],
+);
+
+/** Signed-in developer console sessions (migration 0012): the cookie's SHA-256 and its CSRF token. */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    csrf: text('csrf').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('console_sessions_expires_idx').on(t.expiresAt)],
 );

@@ -15,8 +15,9 @@ export function bearerToken(header: string | null): string | null {
  */
 export const authenticate = t.middleware(async ({ ctx, next }) => {
   // The job worker runs a call for the principal authenticated when the job was accepted; the MCP
-  // face authenticates at the HTTP layer (API key or OAuth token) before any tool runs.
-  if ((ctx.transport === 'worker' || ctx.transport === 'mcp') && ctx.principal) return next({ ctx: { principal: ctx.principal } });
+  // face authenticates at the HTTP layer (API key or OAuth token) before any tool runs; the
+  // console by its session cookie.
+  if ((ctx.transport === 'worker' || ctx.transport === 'mcp' || ctx.transport === 'console') && ctx.principal) return next({ ctx: { principal: ctx.principal } });
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {

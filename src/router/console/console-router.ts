@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ServiceError } from '../../domain/errors.js';
+import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/plans.js';
+import { appRouter } from '../app-router.js';
+import { createContext } from '../context.js';
+import { ct, sessionProcedure } from './trpc.js';
+
+const DAY_MS = 86_400_000;
+
+/** What the signed-in account sees in the developer console; every read is scoped to the session's account. */
+export const consoleRouter = ct.router({
+  overview: sessionProcedure.query(async ({ ctx }) => {
+    const row = await ctx.store.overview(ctx.session.accountId);
+    if (!row) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
+    const plan = isPlanCode(row.plan) ? row.plan : 'free';
+    return {
+      email: row.email,
+      plan: PLANS[plan].name,
+      balance: row.balance,
+      emailVerified: row.emailVerified,
+      liveRequestsPerMinute: requestsPerMinute(plan, 'live', row.rateLimitOverride),
+      sandboxRequestsPerMinute: requestsPerMinute(plan, 'sandbox', row.rateLimitOverride),
+    };
+  }),
+
+  keys: sessionProcedure.query(async ({ ctx }) => {
+    const rows = await ctx.store.keys(ctx.session.accountId);
+    return rows.map((k) => ({ keyId: k.keyId, prefix: k.prefix, env: k.env, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null }));
+  }),
+
+  /** The key itself is in this answer only: it is stored as a hash. */
+  createKey: sessionProcedure.input(z.object({ env: z.enum(['live', 'sandbox']) })).mutation(async ({ ctx, input }) => {
+    const { key, keyId, prefix } = await ctx.deps.admin.createKey(ctx.session.accountId, input.env);
+    return { key, keyId, prefix };
+  }),
+
+  revokeKey: sessionProcedure.input(z.object({ keyId: z.string().min(1).max(64) })).mutation(async ({ ctx, input }) => {
+    // Another account's key is "not found" too: the answer says nothing about other accounts.
+    if (!(await ctx.store.ownsKey(ctx.session.accountId, input.keyId))) throw new ServiceError('not_found', `No key ${input.keyId} on this account.`, { param: 'keyId' });
+    await ctx.deps.admin.revokeKey(input.keyId);
+    return { keyId: input.keyId, revoked: true as const };
+  }),
+
+  /** Credits charged per UTC day and operation over the last 30 days. */
+  usage: sessionProcedure.query(async ({ ctx }) => {
+    const now = ctx.deps.clock.now();
+    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY_MS);
+    return { since: since.toISOString().slice(0, 10), days: await ctx.store.usage(ctx.session.accountId, since) };
+  }),
+
+  requests: sessionProcedure
+    .input(z.object({ operation: z.string().max(40).nullable().default(null), limit: z.number().int().min(1).max(200).default(50) }))
+    .query(({ ctx, input }) => ctx.store.billedRequests(ctx.session.accountId, input.operation, input.limit)),
+
+  jobs: sessionProcedure.query(({ ctx }) => ctx.store.jobs(ctx.session.accountId, 50)),
+
+  /**
+   * The sandbox search a key would get (free, deterministic fixtures), run through the same
+   * procedure and pipeline as /v1/search, as the signed-in account with a sandbox principal; its
+   * rate limit is the account's console bucket, the sandbox figure.
+   */
+  sandboxSearch: sessionProcedure.input(z.object({ location: z.string().min(1).max(200) })).mutation(async ({ ctx, input }) => {
+    // An async job is run and polled for a key; the console has none, so it shows synchronous paths only.
+    if (input.location.trim().toLowerCase() === 'sandbox:async') throw new ServiceError('invalid_request', 'The console runs searches synchronously: try sandbox:async with a sandbox key on /v1/search.', { param: 'location', subCode: 'invalid_value' });
+    const principal = await ctx.deps.keys.forAccount(ctx.session.accountId, `console:${ctx.session.accountId}`, 'sandbox');
+    if (!principal) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
+    const call = { ...createContext(ctx.deps, { transport: 'console', requestId: ctx.requestId, authorization: null, clientAddress: ctx.clientAddress }), principal: { ...principal, keyPrefix: 'console' } };
+    return appRouter.createCaller(call).search({ location: input.location, limit: 5 });
+  }),
+});
+
+export type ConsoleRouter = typeof consoleRouter;

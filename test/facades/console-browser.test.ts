@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/** The developer console in a real headless Chromium (Debian's; .ci/run installs it). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = 'test-results/console';
+const PASSWORD = 'console pass 42';
+let app: TestApp;
+let browser: Browser | undefined;
+let accountId: string;
+/** Credits charged per operation over the seeded days, as the chart should total them. */
+let seededCharges = 0;
+
+/** Past billed requests on several days: the ledger refuses UPDATE, so rows are appended with their dates. */
+async function seedLedger(sql: TestApp['sql'], account: string, now: Date): Promise<number> {
+  const ops = ['search', 'price', 'reviews'];
+  let balance = 5000;
+  let charged = 0;
+  await sql`insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at) values (${account}, ${`grant:${account}:seed`}, ${balance}, ${balance}, 'grant', ${new Date(now.getTime() - 29 * 86_400_000)})`;
+  for (let day = 20; day >= 1; day--) {
+    for (const [i, op] of ops.entries()) {
+      if ((day + i) % 3 === 0) continue;
+      const credits = 5 * (i + 1) + (day % 4);
+      balance -= credits;
+      charged += credits;
+      await sql`insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at) values (${account}, ${`req:req_seed_${day}_${op}`}, ${-credits}, ${balance}, ${op}, ${new Date(now.getTime() - day * 86_400_000)})`;
+    }
+  }
+  await sql`update accounts set credit_balance = ${balance} where id = ${account}`;
+  return charged;
+}
+
+async function signIn(page: Page, password: string): Promise<void> {
+  await page.fill('#email', 'console@example.com');
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser', () => {
+  beforeAll(async () => {
+    // `npm test` builds the console first; a file run alone builds it here (about 2 s).
+    if (!existsSync('console/dist/index.html')) execFileSync('npx', ['tsx', 'tools/build-console.ts'], { stdio: 'ignore' });
+    mkdirSync(SHOTS, { recursive: true });
+    app = await startTestApp();
+    ({ accountId } = await app.deps.admin.createAccount({ email: 'console@example.com', plan: 'pro', credits: 0, verified: true, password: PASSWORD }));
+    seededCharges = await seedLedger(app.sql, accountId, app.deps.clock.now());
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=LocalNetworkAccessChecks'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('signs in, shows the balance and the usage chart, creates a key that works and revokes it', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => void (r.url().startsWith(app.baseUrl) || foreign.push(r.url())));
+    // The wrong password's 401 is the one failed load expected; a CSP refusal would show here too.
+    page.on('console', (m) => void (m.type() === 'error' && !m.text().includes('status of 401') && problems.push(m.text())));
+    page.on('pageerror', (e) => void problems.push(e.message));
+
+    const first = await page.goto(`${app.baseUrl}/console/`);
+    const csp = first!.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+
+    await signIn(page, 'not the password');
+    expect(await page.textContent('[role=alert]')).toContain('not right');
+    await signIn(page, PASSWORD);
+    const expectedBalance = 5000 - seededCharges;
+    await expect.poll(() => page.textContent('[data-testid=balance]')).toBe(`${expectedBalance.toLocaleString('en')} credits`);
+    expect(await page.textContent('[data-testid=plan]')).toBe('Pro');
+
+    // The session cookie is HttpOnly and SameSite=Strict: scripts on the page cannot read it.
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'ads_console', httpOnly: true, sameSite: 'Strict', path: '/console' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+
+    // Charts: uPlot draws a canvas, with one legend entry per seeded operation.
+    await page.waitForSelector('[data-testid=usage-chart] canvas');
+    expect(await page.textContent('[data-testid=usage-total]')).toContain(`${seededCharges.toLocaleString('en')} credits`);
+    const legend = await page.locator('[data-testid=usage-chart] .u-legend .u-label').allTextContents();
+    expect(legend).toEqual(expect.arrayContaining(['price', 'reviews', 'search']));
+    const painted = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=usage-chart] canvas')!;
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let coloured = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0 && !(data[i] === data[i + 1] && data[i + 1] === data[i + 2])) coloured++;
+      return coloured;
+    });
+    expect(painted).toBeGreaterThan(200); // coloured lines, not an empty frame
+    expect(await page.locator('table >> text=req_seed_1_search').count()).toBe(1);
+
+    // A key created in the console works on /v1 ...
+    await page.click('text=New sandbox key');
+    const key = (await page.textContent('[data-testid=new-key]'))!;
+    expect(key).toMatch(/^svc_test_/);
+    expect((await app.get('/v1/account', key)).status).toBe(200);
+    await page.screenshot({ path: `${SHOTS}/desktop.png`, fullPage: true });
+    // The README's picture: UPDATE_SCREENSHOT=1 npx vitest run test/facades/console-browser.test.ts
+    if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/console.png' });
+
+    // ... and once revoked (after the confirmation), gets the 401.
+    const row = page.locator(`tr[data-key-prefix="${key.slice(0, 15)}"]`); // the list shows prefixes only
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toContain('revoked');
+    expect((await app.get('/v1/account', key)).status).toBe(401);
+
+    // The sandbox button shows the JSON a sandbox key would get.
+    await page.click('text=Run sandbox search');
+    const json = JSON.parse((await page.textContent('[data-testid=sandbox-json]'))!) as { data: unknown[]; meta: { creditsCharged: number } };
+    expect(json).toMatchObject({ meta: { creditsCharged: 0 } });
+    expect(json.data).toHaveLength(5);
+
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('lays out at phone width', async () => {
+    const context = await browser!.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/console/`);
+    await signIn(page, PASSWORD);
+    await page.waitForSelector('[data-testid=usage-chart] canvas');
+    // Nothing wider than the screen: the page does not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/phone.png`, fullPage: true });
+    await page.click('text=Run sandbox search');
+    await page.waitForSelector('[data-testid=sandbox-json]');
+    await page.locator('section[aria-labelledby=sandbox-title]').screenshot({ path: `${SHOTS}/phone-sandbox.png` });
+    await context.close();
+  });
+});
