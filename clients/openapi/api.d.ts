@@ -526,7 +526,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
+                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
                 subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
                 message: string;
@@ -635,6 +635,8 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -719,7 +721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -944,6 +946,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                    /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                    maxCredits?: number;
                     /**
                      * Format: uri
                      * @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back.
@@ -1023,7 +1027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1211,6 +1215,8 @@ export interface operations {
                 /** @example 2027-03-11 */
                 endDate: string;
                 onlyAvailable?: boolean;
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1295,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1455,6 +1461,8 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1550,7 +1558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1720,6 +1728,8 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1804,7 +1814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1976,6 +1986,8 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -2060,7 +2072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2221,6 +2233,8 @@ export interface operations {
                 /** @description On the platform's native rating scale. */
                 minRating?: number;
                 sort?: "recent" | "rating_desc" | "rating_asc";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -2305,7 +2319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2499,7 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2693,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2895,7 +2909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

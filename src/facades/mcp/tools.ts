@@ -19,7 +19,8 @@ export interface ToolSpec {
   output: z.ZodObject;
 }
 
-const ASYNC = ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.';
+const COST = ' Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded).';
+const ASYNC = COST + ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.';
 const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
 
 /** The envelope a data tool returns, or the job handle when the call went async. */

@@ -3,6 +3,7 @@ import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { capCredits } from '../middleware/max-credits.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -19,6 +20,7 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
+  .use(capCredits)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(ListingOutput))

@@ -22,6 +22,14 @@ export const PlatformParam = Platform.describe('The platform of the listing; GET
 export const ListingIdParam = z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 
+/**
+ * Issue 16: the most this call may cost. A call whose largest possible cost is above it is refused
+ * before any upstream work (402 max_credits_exceeded, free); a call within it never costs more.
+ */
+export const MaxCredits = qInt(z.number().int().min(0).max(1_000_000))
+  .optional()
+  .describe('The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free.');
+
 /** Who is staying (spec 4.1 defaults: 2 adults, 0 children); shared by every stay-priced input. */
 export const OccupancyFields = { adults: Adults, children: Children, childAges: ChildAges.describe('One age (0-17) per child.') };
 

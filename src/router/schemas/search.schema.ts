@@ -3,7 +3,7 @@ import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits } from './common-input.js';
 import { csv, optionalText, qInt, qNum, text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -35,6 +35,7 @@ export const SearchFields = z.object({
         'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.',
     ),
   currency: Currency.default('USD'),
+  maxCredits: MaxCredits,
 });
 
 export const SearchInput = SearchFields.superRefine((v, ctx) => {
