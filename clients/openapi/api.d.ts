@@ -637,6 +637,8 @@ export interface operations {
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -948,6 +950,8 @@ export interface operations {
                     currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                     /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                     maxCredits?: number;
+                    /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                    dryRun?: boolean;
                     /**
                      * Format: uri
                      * @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back.
@@ -1217,6 +1221,8 @@ export interface operations {
                 onlyAvailable?: boolean;
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1463,6 +1469,8 @@ export interface operations {
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1730,6 +1738,8 @@ export interface operations {
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1988,6 +1998,8 @@ export interface operations {
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -2235,6 +2247,8 @@ export interface operations {
                 sort?: "recent" | "rating_desc" | "rating_asc";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };

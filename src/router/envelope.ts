@@ -6,6 +6,7 @@ import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
+import { dryRunHooks } from './dry-run.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -18,6 +19,8 @@ export function operationEnv(ctx: Authed): OperationEnv {
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
+    // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
+    ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,
     keyEnv: ctx.principal.env,
     // The worker runs calls that were already accepted as jobs: they never go async again.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JobHandle } from '../../domain/model/job.js';
+import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform } from '../../domain/model/common.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
@@ -19,14 +20,14 @@ export interface ToolSpec {
   output: z.ZodObject;
 }
 
-const COST = ' Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded).';
+const COST = ' Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded); dryRun: true answers what the call would cost instead, free.';
 const ASYNC = COST + ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.';
 const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
 
-/** The envelope a data tool returns, or the job handle when the call went async. */
+/** The envelope a data tool returns, the job handle when the call went async, or the estimate of a dry run. */
 function orJob(output: z.ZodObject): z.ZodObject {
   const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
-  return z.object({ data: z.union([shape.data, JobHandle]), meta: z.union([shape.meta, Accepted]) });
+  return z.object({ data: z.union([shape.data, JobHandle, EstimateView]), meta: z.union([shape.meta, Accepted]) });
 }
 
 export const TOOLS: ToolSpec[] = [

@@ -3,7 +3,7 @@ import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
-import { capCredits } from '../middleware/max-credits.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -20,7 +20,7 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
-  .use(capCredits)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(ListingOutput))

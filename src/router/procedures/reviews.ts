@@ -2,7 +2,7 @@ import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
-import { capCredits } from '../middleware/max-credits.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
@@ -19,7 +19,7 @@ export const reviews = authedProcedure
     },
   })
   .input(ReviewsInput)
-  .use(capCredits)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(ReviewsOutput))

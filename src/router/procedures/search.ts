@@ -2,7 +2,7 @@ import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
-import { capCredits } from '../middleware/max-credits.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -39,7 +39,7 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
 export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
-  .use(capCredits)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))
@@ -48,7 +48,7 @@ export const search = authedProcedure
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
-  .use(capCredits)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from '../../domain/currency.js';
 import { isIsoDate } from '../../domain/dates.js';
 import { Platform } from '../../domain/model/common.js';
-import { csv, qInt, typedPreprocess } from './query.js';
+import { csv, qBool, qInt, typedPreprocess } from './query.js';
 
 export const MAX_STAY_NIGHTS = 365;
 export const MAX_CHILDREN = 10;
@@ -29,6 +29,16 @@ export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^
 export const MaxCredits = qInt(z.number().int().min(0).max(1_000_000))
   .optional()
   .describe('The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free.');
+
+/**
+ * Issue 16: a free estimate of the call it is sent with. A flag on each billed operation rather
+ * than a separate GET /v1/estimate: the estimate validates exactly the parameters the call would
+ * (one schema, one set of 400s), is rate-limited by the same pipeline, and an agent prices the
+ * very call it is about to make by adding one field.
+ */
+export const DryRun = qBool()
+  .optional()
+  .describe('true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call.');
 
 /** Who is staying (spec 4.1 defaults: 2 adults, 0 children); shared by every stay-priced input. */
 export const OccupancyFields = { adults: Adults, children: Children, childAges: ChildAges.describe('One age (0-17) per child.') };

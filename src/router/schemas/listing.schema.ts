@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Property } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const ListingInput = z
@@ -13,6 +13,7 @@ export const ListingInput = z
     ...OccupancyFields,
     currency: Currency.default('USD'),
     maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => {
     checkStay(ctx, v, false);

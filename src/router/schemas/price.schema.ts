@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Price } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const PriceInput = z
@@ -13,6 +13,7 @@ export const PriceInput = z
     ...OccupancyFields,
     currency: Currency.default('USD'),
     maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => {
     checkStay(ctx, v, true);

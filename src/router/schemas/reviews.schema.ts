@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
 import { REVIEW_SORTS } from '../../domain/ports.js';
-import { ListingIdParam, PlatformParam, MaxCredits } from './common-input.js';
+import { ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';
 
@@ -20,6 +20,7 @@ export const ReviewsInput = z
     minRating: qNum(z.number().min(0).max(10)).optional().describe("On the platform's native rating scale."),
     sort: z.enum(REVIEW_SORTS).default('recent'),
     maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => checkExactlyOne(ctx, v, ['listingId', 'url']));
 export type ReviewsInput = z.infer<typeof ReviewsInput>;
