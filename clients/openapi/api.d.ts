@@ -289,6 +289,8 @@ export interface components {
             pagination: components["schemas"]["Pagination"] | null;
             platformResults: components["schemas"]["PlatformResult"][];
             warnings: components["schemas"]["Warning"][];
+            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+            resolved?: components["schemas"]["Resolved"];
         };
         Pagination: {
             limit: number;
@@ -314,6 +316,50 @@ export interface components {
             code: string;
             message: string;
             platform?: components["schemas"]["Platform"];
+        };
+        Resolved: {
+            location?: {
+                name: string;
+                region: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode: string;
+                lat: number;
+                lng: number;
+                /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                radiusKm: number | null;
+                /** @description The location as sent (normalised). */
+                query: string;
+                /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
+                alternatives: components["schemas"]["ResolvedPlace"][];
+                /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
+                byPlatform: {
+                    name: string;
+                    region: string | null;
+                    /** @description ISO 3166-1 alpha-2. */
+                    countryCode: string;
+                    lat: number;
+                    lng: number;
+                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    radiusKm: number | null;
+                    platform: components["schemas"]["Platform"];
+                }[];
+            };
+            /** @description price-compare: the property the name (or googleHotelId) matched. */
+            property?: {
+                name: string;
+                address: string | null;
+                googleHotelId: string | null;
+            };
+        };
+        ResolvedPlace: {
+            name: string;
+            region: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            countryCode: string;
+            lat: number;
+            lng: number;
+            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+            radiusKm: number | null;
         };
         AvailabilityResponse: {
             data: components["schemas"]["AvailabilityItem"][];
@@ -521,6 +567,8 @@ export interface components {
                 pagination?: components["schemas"]["Pagination"] | null;
                 platformResults?: components["schemas"]["PlatformResult"][];
                 warnings?: components["schemas"]["Warning"][];
+                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+                resolved?: components["schemas"]["Resolved"];
             };
         };
         Error: {

@@ -1,5 +1,6 @@
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
 import { runLegs, type LegOutcome } from '../fan-out.js';
+import { resolveLocation } from '../resolved.js';
 import { mergePage, type LegSlice } from '../merge.js';
 import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
@@ -51,7 +52,8 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const page = mergePage(slices, query.sort, limit);
   const nextPositions: Record<string, number> = { ...positions, ...page.positions };
 
-  const warnings = searchWarnings(legs, page.items, query, platforms);
+  const understood = resolveLocation(query.location, legs.map((l) => ({ platform: l.platform, place: l.value?.place, alternatives: l.value?.alternatives })));
+  const warnings = [...understood.warnings, ...searchWarnings(legs, page.items, query, platforms)];
 
   return {
     operation: 'search',
@@ -66,6 +68,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
       hasMore: page.hasMore,
     },
     currency: query.currency,
+    ...(understood.resolved ? { resolved: understood.resolved } : {}),
   };
 }
 
