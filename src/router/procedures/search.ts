@@ -3,6 +3,7 @@ import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
 import { costControls } from '../middleware/cost-controls.js';
+import { shapeAnswer } from '../middleware/shape-answer.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -40,6 +41,7 @@ export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
   .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))
@@ -49,6 +51,7 @@ export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
   .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
 import { REVIEW_SORTS } from '../../domain/ports.js';
-import { ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
+import { ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam } from './common-input.js';
 import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';
 
@@ -21,6 +21,7 @@ export const ReviewsInput = z
     sort: z.enum(REVIEW_SORTS).default('recent'),
     maxCredits: MaxCredits,
     dryRun: DryRun,
+    fields: FieldsParam(Review),
   })
   .superRefine((v, ctx) => checkExactlyOne(ctx, v, ['listingId', 'url']));
 export type ReviewsInput = z.infer<typeof ReviewsInput>;

@@ -3,7 +3,7 @@ import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
 import { csv, optionalText, qInt, qNum, text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -37,6 +37,8 @@ export const SearchFields = z.object({
   currency: Currency.default('USD'),
   maxCredits: MaxCredits,
   dryRun: DryRun,
+  fields: FieldsParam(Property),
+  view: View,
 });
 
 export const SearchInput = SearchFields.superRefine((v, ctx) => {
