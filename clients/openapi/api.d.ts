@@ -245,6 +245,13 @@ export interface components {
             host: components["schemas"]["Host"] | null;
             /** @description Present when dates were supplied. */
             price: components["schemas"]["StayPrice"] | null;
+            /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+            alsoOn?: {
+                platform: components["schemas"]["Platform"];
+                platformListingId: string;
+                /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                price: number | null;
+            }[];
         };
         Location: {
             lat: number | null;
@@ -289,6 +296,8 @@ export interface components {
             pagination: components["schemas"]["Pagination"] | null;
             platformResults: components["schemas"]["PlatformResult"][];
             warnings: components["schemas"]["Warning"][];
+            /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+            deduplicated?: number;
             /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
             resolved?: components["schemas"]["Resolved"];
         };
@@ -567,6 +576,8 @@ export interface components {
                 pagination?: components["schemas"]["Pagination"] | null;
                 platformResults?: components["schemas"]["PlatformResult"][];
                 warnings?: components["schemas"]["Warning"][];
+                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+                deduplicated?: number;
                 /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
                 resolved?: components["schemas"]["Resolved"];
             };
@@ -683,6 +694,8 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page. */
+                dedupe?: boolean;
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
@@ -1000,6 +1013,11 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                    /**
+                     * @description false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page.
+                     * @default true
+                     */
+                    dedupe?: boolean;
                     /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                     maxCredits?: number;
                     /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */

@@ -82,6 +82,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       pagination: result.pagination,
       platformResults,
       warnings: ctx.unknownParams ? [...result.warnings, unknownParameterWarning(ctx.unknownParams)] : result.warnings,
+      ...(result.deduplicated !== undefined ? { deduplicated: result.deduplicated } : {}),
       ...(result.resolved ? { resolved: result.resolved } : {}),
     },
   };

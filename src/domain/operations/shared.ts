@@ -50,6 +50,8 @@ export interface OperationResult<T> {
   partial?: boolean;
   /** What the request was understood to be about (meta.resolved, issue 16). */
   resolved?: Resolved;
+  /** search: items folded into another's alsoOn (meta.deduplicated). */
+  deduplicated?: number;
 }
 
 export function adapterFor(env: OperationEnv, op: Operation, platform: Platform, param = 'platform'): PlatformAdapter {

@@ -33,6 +33,7 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
     currency: input.currency,
     limit: input.limit,
     cursor: input.cursor ?? null,
+    dedupe: input.dedupe,
   });
   return settle(ctx, result);
 }
