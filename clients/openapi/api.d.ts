@@ -614,6 +614,156 @@ export interface components {
             pollUrl: string;
             estimatedSeconds?: number;
         };
+        EstimateAnswer: {
+            data: components["schemas"]["Estimate"];
+            meta: {
+                requestId: string;
+                /** @constant */
+                creditsCharged: 0;
+                platforms: components["schemas"]["Platform"][];
+            };
+        };
+        Estimate: {
+            /** @constant */
+            dryRun: true;
+            /** @description The most the call can cost; the figure checked against maxCredits and the balance. */
+            worstCaseCredits: number;
+            /** @description Cached legs at their cached count, legs behind an open breaker at 0, others at their worst case. */
+            likelyCredits: number;
+            maxCredits: number | null;
+            withinMaxCredits: boolean;
+            platforms: {
+                platform: components["schemas"]["Platform"];
+                worstCaseCredits: number;
+                likelyCredits: number;
+                cached: boolean;
+                /**
+                 * @description none: sandbox keys, which have no breakers.
+                 * @enum {string}
+                 */
+                breaker: "closed" | "open" | "half_open" | "none";
+            }[];
+        };
+        /** @description With fields= or view=compact: the same envelope, items holding only the fields asked for (view=compact: see the compact view), and for view=compact a short meta. */
+        ShapedAnswer: {
+            data: {
+                /** @description stays_<platform>_<platformListingId> */
+                id?: string;
+                platform?: components["schemas"]["Platform"];
+                platformListingId?: string;
+                url?: string;
+                name?: string;
+                propertyType?: components["schemas"]["PropertyType"];
+                location?: {
+                    lat?: number | null;
+                    lng?: number | null;
+                    city?: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code. */
+                    country?: string | null;
+                };
+                starRating?: number | null;
+                guestRating?: number | null;
+                ratingScale?: 5 | 10;
+                reviewCount?: number | null;
+                maxOccupancy?: number | null;
+                bedrooms?: number | null;
+                bathrooms?: number | null;
+                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
+                amenities?: components["schemas"]["Amenity"][] | null;
+                images?: string[] | null;
+                host?: {
+                    name?: string | null;
+                    isSuperhost?: boolean | null;
+                } | null;
+                price?: {
+                    currency?: string;
+                    basis?: components["schemas"]["PriceBasis"];
+                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
+                    nightlyPrice?: number;
+                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                    totalPrice?: number;
+                    nights?: number;
+                    fees?: components["schemas"]["Fees"];
+                } | null;
+                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+                alsoOn?: {
+                    platform: components["schemas"]["Platform"];
+                    platformListingId: string;
+                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                    price: number | null;
+                }[];
+                image?: string;
+            }[] | {
+                /** @description stays_<platform>_<platformListingId> */
+                id?: string;
+                platform?: components["schemas"]["Platform"];
+                platformListingId?: string;
+                url?: string;
+                name?: string;
+                propertyType?: components["schemas"]["PropertyType"];
+                location?: {
+                    lat?: number | null;
+                    lng?: number | null;
+                    city?: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code. */
+                    country?: string | null;
+                };
+                starRating?: number | null;
+                guestRating?: number | null;
+                ratingScale?: 5 | 10;
+                reviewCount?: number | null;
+                maxOccupancy?: number | null;
+                bedrooms?: number | null;
+                bathrooms?: number | null;
+                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
+                amenities?: components["schemas"]["Amenity"][] | null;
+                images?: string[] | null;
+                host?: {
+                    name?: string | null;
+                    isSuperhost?: boolean | null;
+                } | null;
+                price?: {
+                    currency?: string;
+                    basis?: components["schemas"]["PriceBasis"];
+                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
+                    nightlyPrice?: number;
+                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                    totalPrice?: number;
+                    nights?: number;
+                    fees?: components["schemas"]["Fees"];
+                } | null;
+                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+                alsoOn?: {
+                    platform: components["schemas"]["Platform"];
+                    platformListingId: string;
+                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                    price: number | null;
+                }[];
+                image?: string;
+            };
+            meta: {
+                requestId: string;
+                platforms?: components["schemas"]["Platform"][];
+                cached?: boolean;
+                partial?: boolean;
+                creditsCharged?: number;
+                currency?: string;
+                pagination?: components["schemas"]["Pagination"] | null;
+                platformResults?: components["schemas"]["PlatformResult"][];
+                warnings?: (components["schemas"]["Warning"] | {
+                    code: string;
+                    platforms?: components["schemas"]["Platform"][];
+                })[];
+                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+                deduplicated?: number;
+                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+                resolved?: components["schemas"]["Resolved"];
+                nextCursor?: string;
+                failedPlatforms?: components["schemas"]["PlatformResult"][];
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -734,7 +884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResponse"];
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1055,7 +1205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResponse"];
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1331,7 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AvailabilityResponse"];
+                    "application/json": components["schemas"]["AvailabilityResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1594,7 +1744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListingResponse"];
+                    "application/json": components["schemas"]["ListingResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1852,7 +2002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceResponse"];
+                    "application/json": components["schemas"]["PriceResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -2112,7 +2262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceCompareResponse"];
+                    "application/json": components["schemas"]["PriceCompareResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -2363,7 +2513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReviewsResponse"];
+                    "application/json": components["schemas"]["ReviewsResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
