@@ -19,6 +19,7 @@ const Env = z.object({
   CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
   LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
   ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(8_000),
+  MCP_PROGRESS_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(25),
   RUN_WORKER: z.enum(['true', 'false']).default('true'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(2_000),
@@ -86,6 +87,8 @@ export interface Config {
   legDeadlineMs: number;
   /** Calls projected to take longer answer 202 with a job (spec 4.9). */
   asyncThresholdMs: number;
+  /** MCP calls sent with a progressToken wait this long inline for a job before answering its handle (issue 16). */
+  mcpProgressWaitSeconds: number;
   /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
   runWorker: boolean;
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
@@ -175,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     legDeadlineMs: e.LEG_DEADLINE_MS,
     anonymousPerMinute: e.ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     asyncThresholdMs: e.ASYNC_THRESHOLD_MS,
+    mcpProgressWaitSeconds: e.MCP_PROGRESS_WAIT_SECONDS,
     runWorker: e.RUN_WORKER === 'true',
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
     live: {

@@ -245,6 +245,13 @@ export interface components {
             host: components["schemas"]["Host"] | null;
             /** @description Present when dates were supplied. */
             price: components["schemas"]["StayPrice"] | null;
+            /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+            alsoOn?: {
+                platform: components["schemas"]["Platform"];
+                platformListingId: string;
+                /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                price: number | null;
+            }[];
         };
         Location: {
             lat: number | null;
@@ -289,6 +296,10 @@ export interface components {
             pagination: components["schemas"]["Pagination"] | null;
             platformResults: components["schemas"]["PlatformResult"][];
             warnings: components["schemas"]["Warning"][];
+            /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+            deduplicated?: number;
+            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+            resolved?: components["schemas"]["Resolved"];
         };
         Pagination: {
             limit: number;
@@ -314,6 +325,50 @@ export interface components {
             code: string;
             message: string;
             platform?: components["schemas"]["Platform"];
+        };
+        Resolved: {
+            location?: {
+                name: string;
+                region: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode: string;
+                lat: number;
+                lng: number;
+                /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                radiusKm: number | null;
+                /** @description The location as sent (normalised). */
+                query: string;
+                /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
+                alternatives: components["schemas"]["ResolvedPlace"][];
+                /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
+                byPlatform: {
+                    name: string;
+                    region: string | null;
+                    /** @description ISO 3166-1 alpha-2. */
+                    countryCode: string;
+                    lat: number;
+                    lng: number;
+                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    radiusKm: number | null;
+                    platform: components["schemas"]["Platform"];
+                }[];
+            };
+            /** @description price-compare: the property the name (or googleHotelId) matched. */
+            property?: {
+                name: string;
+                address: string | null;
+                googleHotelId: string | null;
+            };
+        };
+        ResolvedPlace: {
+            name: string;
+            region: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            countryCode: string;
+            lat: number;
+            lng: number;
+            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+            radiusKm: number | null;
         };
         AvailabilityResponse: {
             data: components["schemas"]["AvailabilityItem"][];
@@ -521,12 +576,16 @@ export interface components {
                 pagination?: components["schemas"]["Pagination"] | null;
                 platformResults?: components["schemas"]["PlatformResult"][];
                 warnings?: components["schemas"]["Warning"][];
+                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+                deduplicated?: number;
+                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+                resolved?: components["schemas"]["Resolved"];
             };
         };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
+                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
                 subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
                 message: string;
@@ -554,6 +613,156 @@ export interface components {
             status: "pending" | "running" | "completed" | "failed";
             pollUrl: string;
             estimatedSeconds?: number;
+        };
+        EstimateAnswer: {
+            data: components["schemas"]["Estimate"];
+            meta: {
+                requestId: string;
+                /** @constant */
+                creditsCharged: 0;
+                platforms: components["schemas"]["Platform"][];
+            };
+        };
+        Estimate: {
+            /** @constant */
+            dryRun: true;
+            /** @description The most the call can cost; the figure checked against maxCredits and the balance. */
+            worstCaseCredits: number;
+            /** @description Cached legs at their cached count, legs behind an open breaker at 0, others at their worst case. */
+            likelyCredits: number;
+            maxCredits: number | null;
+            withinMaxCredits: boolean;
+            platforms: {
+                platform: components["schemas"]["Platform"];
+                worstCaseCredits: number;
+                likelyCredits: number;
+                cached: boolean;
+                /**
+                 * @description none: sandbox keys, which have no breakers.
+                 * @enum {string}
+                 */
+                breaker: "closed" | "open" | "half_open" | "none";
+            }[];
+        };
+        /** @description With fields= or view=compact: the same envelope, items holding only the fields asked for (view=compact: see the compact view), and for view=compact a short meta. */
+        ShapedAnswer: {
+            data: {
+                /** @description stays_<platform>_<platformListingId> */
+                id?: string;
+                platform?: components["schemas"]["Platform"];
+                platformListingId?: string;
+                url?: string;
+                name?: string;
+                propertyType?: components["schemas"]["PropertyType"];
+                location?: {
+                    lat?: number | null;
+                    lng?: number | null;
+                    city?: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code. */
+                    country?: string | null;
+                };
+                starRating?: number | null;
+                guestRating?: number | null;
+                ratingScale?: 5 | 10;
+                reviewCount?: number | null;
+                maxOccupancy?: number | null;
+                bedrooms?: number | null;
+                bathrooms?: number | null;
+                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
+                amenities?: components["schemas"]["Amenity"][] | null;
+                images?: string[] | null;
+                host?: {
+                    name?: string | null;
+                    isSuperhost?: boolean | null;
+                } | null;
+                price?: {
+                    currency?: string;
+                    basis?: components["schemas"]["PriceBasis"];
+                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
+                    nightlyPrice?: number;
+                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                    totalPrice?: number;
+                    nights?: number;
+                    fees?: components["schemas"]["Fees"];
+                } | null;
+                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+                alsoOn?: {
+                    platform: components["schemas"]["Platform"];
+                    platformListingId: string;
+                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                    price: number | null;
+                }[];
+                image?: string;
+            }[] | {
+                /** @description stays_<platform>_<platformListingId> */
+                id?: string;
+                platform?: components["schemas"]["Platform"];
+                platformListingId?: string;
+                url?: string;
+                name?: string;
+                propertyType?: components["schemas"]["PropertyType"];
+                location?: {
+                    lat?: number | null;
+                    lng?: number | null;
+                    city?: string | null;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code. */
+                    country?: string | null;
+                };
+                starRating?: number | null;
+                guestRating?: number | null;
+                ratingScale?: 5 | 10;
+                reviewCount?: number | null;
+                maxOccupancy?: number | null;
+                bedrooms?: number | null;
+                bathrooms?: number | null;
+                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
+                amenities?: components["schemas"]["Amenity"][] | null;
+                images?: string[] | null;
+                host?: {
+                    name?: string | null;
+                    isSuperhost?: boolean | null;
+                } | null;
+                price?: {
+                    currency?: string;
+                    basis?: components["schemas"]["PriceBasis"];
+                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
+                    nightlyPrice?: number;
+                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                    totalPrice?: number;
+                    nights?: number;
+                    fees?: components["schemas"]["Fees"];
+                } | null;
+                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
+                alsoOn?: {
+                    platform: components["schemas"]["Platform"];
+                    platformListingId: string;
+                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                    price: number | null;
+                }[];
+                image?: string;
+            };
+            meta: {
+                requestId: string;
+                platforms?: components["schemas"]["Platform"][];
+                cached?: boolean;
+                partial?: boolean;
+                creditsCharged?: number;
+                currency?: string;
+                pagination?: components["schemas"]["Pagination"] | null;
+                platformResults?: components["schemas"]["PlatformResult"][];
+                warnings?: (components["schemas"]["Warning"] | {
+                    code: string;
+                    platforms?: components["schemas"]["Platform"][];
+                })[];
+                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+                deduplicated?: number;
+                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+                resolved?: components["schemas"]["Resolved"];
+                nextCursor?: string;
+                failedPlatforms?: components["schemas"]["PlatformResult"][];
+            };
         };
     };
     responses: never;
@@ -635,6 +844,16 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page. */
+                dedupe?: boolean;
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                fields?: string[];
+                /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
+                view?: "full" | "compact";
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -665,7 +884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResponse"];
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -719,7 +938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -945,6 +1164,23 @@ export interface operations {
                      */
                     currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
                     /**
+                     * @description false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page.
+                     * @default true
+                     */
+                    dedupe?: boolean;
+                    /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                    maxCredits?: number;
+                    /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                    dryRun?: boolean;
+                    /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. */
+                    fields?: string[];
+                    /**
+                     * @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token.
+                     * @default full
+                     * @enum {string}
+                     */
+                    view?: "full" | "compact";
+                    /**
                      * Format: uri
                      * @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back.
                      */
@@ -969,7 +1205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResponse"];
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1023,7 +1259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1211,6 +1447,10 @@ export interface operations {
                 /** @example 2027-03-11 */
                 endDate: string;
                 onlyAvailable?: boolean;
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1241,7 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AvailabilityResponse"];
+                    "application/json": components["schemas"]["AvailabilityResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1295,7 +1535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1455,6 +1695,14 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                fields?: string[];
+                /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
+                view?: "full" | "compact";
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1496,7 +1744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListingResponse"];
+                    "application/json": components["schemas"]["ListingResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1550,7 +1798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1720,6 +1968,10 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -1750,7 +2002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceResponse"];
+                    "application/json": components["schemas"]["PriceResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -1804,7 +2056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1976,6 +2228,10 @@ export interface operations {
                  * @example EUR
                  */
                 currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -2006,7 +2262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceCompareResponse"];
+                    "application/json": components["schemas"]["PriceCompareResponse"] | components["schemas"]["EstimateAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -2060,7 +2316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2221,6 +2477,12 @@ export interface operations {
                 /** @description On the platform's native rating scale. */
                 minRating?: number;
                 sort?: "recent" | "rating_desc" | "rating_asc";
+                /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
+                maxCredits?: number;
+                /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
+                dryRun?: boolean;
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                fields?: string[];
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
             };
@@ -2251,7 +2513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReviewsResponse"];
+                    "application/json": components["schemas"]["ReviewsResponse"] | components["schemas"]["EstimateAnswer"] | components["schemas"]["ShapedAnswer"];
                 };
             };
             /** @description Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits. */
@@ -2305,7 +2567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2499,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2693,7 +2955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2895,7 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `credit_balance_too_low`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            /** @description `credit_balance_too_low`, `max_credits_exceeded`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

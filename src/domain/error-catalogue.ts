@@ -20,6 +20,7 @@ export const ERROR_DOCS: Readonly<Record<string, ErrorDoc>> = {
   invalid_cursor: { when: 'A cursor was altered, belongs to another query, or has expired.', action: 'Start again without `cursor`, with the same other parameters as the first page.' },
   unauthenticated: { when: 'The key is missing, malformed, unknown or revoked (deliberately indistinguishable). REST and MCP answer with `WWW-Authenticate: Bearer`.', action: 'Send `Authorization: Bearer <key>` with a current key.' },
   credit_balance_too_low: { when: 'The balance cannot cover the largest possible cost of a live call; nothing was charged and no platform was asked.', action: 'Add credits, or use a sandbox key (free) while developing.' },
+  max_credits_exceeded: { when: 'The call\'s largest possible cost is above the `maxCredits` you sent; nothing was charged and no platform was asked. The message names the worst case.', action: 'Raise `maxCredits` to at least the worst case, or ask fewer platforms or a smaller `limit`; `dryRun=true` shows the cost first, free.' },
   permission_denied: { when: 'The account may not make this call (for example its e-mail is not verified for live calls).', action: 'See `subCode`; verify the account\'s e-mail before using live credits.' },
   not_found: { when: 'No endpoint exists at this path.', action: 'Check the path against this reference; every endpoint is under `/v1`.' },
   listing_not_found: { when: 'The platform has no listing with this id (or it was removed).', action: 'Check the id; search again for current listings.' },

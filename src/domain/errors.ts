@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   invalid_cursor: 400,
   unauthenticated: 401,
   credit_balance_too_low: 402,
+  max_credits_exceeded: 402,
   permission_denied: 403,
   not_found: 404,
   listing_not_found: 404,

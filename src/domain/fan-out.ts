@@ -48,6 +48,11 @@ export interface LegRuntime {
    * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
    */
   guard?<T>(platform: Platform, leg: () => Promise<T>): Promise<T>;
+  /**
+   * A dry run (issue 16): told which legs are cached once the cache was read, before any upstream
+   * work or async projection; it ends the call by throwing. Absent: legs run.
+   */
+  preview?(legs: { platform: Platform; cachedCount: number | null }[]): void;
   /** An answer the adapter could not read: `reason` is the parser's, for operators only. */
   observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
@@ -142,6 +147,7 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
 export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Promise<LegOutcome<T>[]> {
   const { cache } = runtime;
   const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache, runtime.parsed) : null)));
+  runtime.preview?.(specs.map((s, i) => ({ platform: s.platform, cachedCount: hits[i] !== null && hits[i] !== undefined ? s.count(hits[i]) : null })));
   const misses = specs.filter((_, i) => hits[i] === null);
   if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
     const projections = misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0);

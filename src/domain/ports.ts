@@ -1,3 +1,4 @@
+import type { ResolvedPlace } from './model/common.js';
 import type { Warning, LegStatus } from './model/common.js';
 import type { Amenity, Property, PropertyType } from './model/property.js';
 import type { Price } from './model/price.js';
@@ -77,6 +78,10 @@ export interface SearchLegResult {
   items: Property[];
   hasMore: boolean;
   warnings: Warning[];
+  /** Where the platform took `location` to be, when it says (issue 16: meta.resolved). */
+  place?: ResolvedPlace;
+  /** Other places of that name the platform could have meant, likeliest first. */
+  alternatives?: ResolvedPlace[];
 }
 
 export interface Stay {
@@ -130,6 +135,8 @@ export interface PriceCompareRequest extends Stay {
 export interface OfferSet {
   property: string;
   googleHotelId: string;
+  /** The matched property's address, when the platform gives one (meta.resolved.property). */
+  address?: string | null;
   offers: Offer[];
 }
 

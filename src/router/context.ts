@@ -42,6 +42,10 @@ export interface Context {
   idempotency?: IdempotencyClaim;
   /** Query parameters the operation does not read, as sent: tolerated, but reported as a warning. */
   unknownParams?: string[];
+  /** The caller's cap on what this call may cost (`maxCredits`), set from the input of billed operations. */
+  maxCredits?: number;
+  /** `dryRun=true`: answer the call's estimate, free, without asking any platform. */
+  dryRun?: boolean;
   /** True once the caller's connection is gone: a call nobody will receive is not billed. */
   clientGone(): boolean;
 }

@@ -6,6 +6,7 @@ import type { Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
+import { dryRunHooks } from './dry-run.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -18,6 +19,8 @@ export function operationEnv(ctx: Authed): OperationEnv {
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
     beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
+    // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
+    ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,
     parsed: deps.parsedMemo,
     keyEnv: ctx.principal.env,
@@ -80,6 +83,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       pagination: result.pagination,
       platformResults,
       warnings: ctx.unknownParams ? [...result.warnings, unknownParameterWarning(ctx.unknownParams)] : result.warnings,
+      ...(result.deduplicated !== undefined ? { deduplicated: result.deduplicated } : {}),
+      ...(result.resolved ? { resolved: result.resolved } : {}),
     },
   };
   await postCharge(ctx, creditsCharged, result.operation, answer);

@@ -14,7 +14,11 @@ export type BreakerObserver = (platform: Platform, state: 'open' | 'closed', win
 /** Runs live legs through their platform's breaker, on behalf of an account. */
 export interface PlatformBreakers {
   run<T>(platform: Platform, accountId: string, leg: () => Promise<T>): Promise<T>;
+  /** What a leg would meet now, without running one (issue 16: the free estimate reports it). */
+  state(platform: Platform): BreakerState;
 }
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /** Only faults of the platform itself count: network errors, timeouts, 5xx, blocked answers. */
 const isPlatformFault = (err: unknown): boolean => err instanceof LegFailure && err.platformFault;
@@ -65,6 +69,11 @@ export function createPlatformBreakers(options: BreakerOptions, nowMs: () => num
   };
 
   return {
+    state(platform) {
+      const state = breakers.get(platform)?.policy.state;
+      // Isolated (manual) counts as open: legs fail at once either way.
+      return state === CircuitState.Open || state === CircuitState.Isolated ? 'open' : state === CircuitState.HalfOpen ? 'half_open' : 'closed';
+    },
     async run(platform, accountId, leg) {
       const { policy, window } = breakerOf(platform);
       try {

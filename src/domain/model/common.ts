@@ -43,6 +43,38 @@ export const Pagination = z
   .meta({ id: 'Pagination' });
 export type Pagination = z.infer<typeof Pagination>;
 
+/** A place as a platform understood a search's `location` (issue 16 item 1). */
+export const ResolvedPlace = z
+  .object({
+    name: z.string(),
+    region: z.string().nullable(),
+    countryCode: z.string().describe('ISO 3166-1 alpha-2.'),
+    lat: z.number(),
+    lng: z.number(),
+    radiusKm: z.number().nullable().describe('The radius searched around lat,lng, when the platform searches a circle.'),
+  })
+  .meta({ id: 'ResolvedPlace' });
+export type ResolvedPlace = z.infer<typeof ResolvedPlace>;
+
+/** What the service understood the request to be about: the place searched, or the property matched. */
+export const Resolved = z
+  .object({
+    location: ResolvedPlace.extend({
+      query: z.string().describe('The location as sent (normalised).'),
+      alternatives: z.array(ResolvedPlace).describe('Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode").'),
+      byPlatform: z
+        .array(ResolvedPlace.extend({ platform: Platform }))
+        .describe('Platforms that resolved the location to another place than the one above; empty when all agree.'),
+    })
+      .optional(),
+    property: z
+      .object({ name: z.string(), address: z.string().nullable(), googleHotelId: z.string().nullable() })
+      .optional()
+      .describe('price-compare: the property the name (or googleHotelId) matched.'),
+  })
+  .meta({ id: 'Resolved' });
+export type Resolved = z.infer<typeof Resolved>;
+
 export const Meta = z
   .object({
     requestId: z.string().regex(/^req_[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -54,6 +86,8 @@ export const Meta = z
     pagination: Pagination.nullable(),
     platformResults: z.array(PlatformResult),
     warnings: z.array(Warning),
+    deduplicated: z.number().int().min(0).optional().describe('search: items folded into another item\'s alsoOn on this page (0 when none; absent with dedupe=false).'),
+    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing.'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

@@ -85,6 +85,10 @@ export const Property = z
     images: z.array(z.string()).nullable(),
     host: Host.nullable(),
     price: StayPrice.nullable().describe('Present when dates were supplied.'),
+    alsoOn: z
+      .array(z.object({ platform: Platform, platformListingId: z.string(), price: z.number().nullable().describe('That listing\'s totalPrice, in the same currency and on its own basis.') }))
+      .optional()
+      .describe('search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false.'),
   })
   .meta({ id: 'Property' });
 export type Property = z.infer<typeof Property>;

@@ -91,5 +91,7 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
     currency: params.currency,
     // The backbone reports when some OTAs' rates could not be fetched: fewer offers than exist.
     partial: warnings.some((w) => w.code === 'offers_incomplete'),
+    // Issue 16: which property the name (or id) was matched to, so a wrong match is visible.
+    resolved: { property: { name: property, address: leg.value.value.address ?? null, googleHotelId } },
   };
 }

@@ -1,5 +1,7 @@
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
 import { runLegs, type LegOutcome } from '../fan-out.js';
+import { resolveLocation } from '../resolved.js';
+import { dedupe } from '../dedupe.js';
 import { mergePage, type LegSlice } from '../merge.js';
 import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
@@ -11,6 +13,8 @@ export interface SearchParams extends Omit<SearchQuery, 'platforms'> {
   platforms: Platform[] | null;
   limit: number;
   cursor: string | null;
+  /** Fold the same home on several platforms into one item (issue 16; default on). */
+  dedupe?: boolean;
 }
 
 /** spec 4.1: fan out to each platform, merge into one cursor-paginated list. */
@@ -19,7 +23,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const adapters = platforms.map((p) => adapterFor(env, 'search', p, 'platforms'));
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
 
-  const { limit, cursor, ...rest } = params;
+  const { limit, cursor, dedupe: fold = true, ...rest } = params;
   const query: SearchQuery = { ...rest, platforms };
   const hash = queryHash(query);
   const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
@@ -49,13 +53,16 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
     leg.value ? [{ platform: leg.platform, position: positionOf(leg.platform), items: leg.value.items, hasMore: leg.value.hasMore }] : [],
   );
   const page = mergePage(slices, query.sort, limit);
+  // Within the page: the pages still advance by what each platform gave, so none is skipped.
+  const folded = fold ? dedupe(page.items) : null;
   const nextPositions: Record<string, number> = { ...positions, ...page.positions };
 
-  const warnings = searchWarnings(legs, page.items, query, platforms);
+  const understood = resolveLocation(query.location, legs.map((l) => ({ platform: l.platform, place: l.value?.place, alternatives: l.value?.alternatives })));
+  const warnings = [...understood.warnings, ...searchWarnings(legs, page.items, query, platforms)];
 
   return {
     operation: 'search',
-    data: page.items,
+    data: folded ? folded.items : page.items,
     platforms,
     legs: legs.map((l) => report(l, l.value ? (page.taken[l.platform] ?? 0) : 0)),
     warnings,
@@ -66,6 +73,8 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
       hasMore: page.hasMore,
     },
     currency: query.currency,
+    ...(understood.resolved ? { resolved: understood.resolved } : {}),
+    ...(folded ? { deduplicated: folded.deduplicated } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
 import { isFailed, type LegOutcome, type LegRuntime } from '../fan-out.js';
-import type { Pagination, Warning, LegStatus } from '../model/common.js';
+import type { Pagination, Resolved, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, LegError, PlatformAdapter } from '../ports.js';
 import { isInPast } from '../dates.js';
@@ -48,6 +48,10 @@ export interface OperationResult<T> {
   currency: string;
   /** Some work failed even though no leg line says so (a batch call on one platform). */
   partial?: boolean;
+  /** What the request was understood to be about (meta.resolved, issue 16). */
+  resolved?: Resolved;
+  /** search: items folded into another's alsoOn (meta.deduplicated). */
+  deduplicated?: number;
 }
 
 export function adapterFor(env: OperationEnv, op: Operation, platform: Platform, param = 'platform'): PlatformAdapter {

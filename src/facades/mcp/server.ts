@@ -12,6 +12,7 @@ import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { platformsNote } from '../../domain/capabilities.js';
+import { waitInline, type SendProgress } from './progress.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 import { clientAddress } from '../client-address.js';
 
@@ -42,14 +43,18 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
 }
 
 /** Runs one tool through the same tRPC procedure as REST, for an already authenticated principal. */
-export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, progress?: SendProgress): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
   const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }), principal };
   try {
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
-    const result = await caller[tool.procedure]!(args ?? {});
-    const accepted = ctx.res.status === 202;
+    let result = await caller[tool.procedure]!(args ?? {});
+    let accepted = ctx.res.status === 202;
+    if (accepted && progress) {
+      const waited = await waitInline(ctx, result, progress);
+      [result, accepted] = [waited.answer, !waited.inline];
+    }
     return { content: [{ type: 'text', text: describeResult(tool, result, accepted) }], structuredContent: result };
   } catch (err) {
     // Tool errors carry the REST error body (same code, sub-code, param); no structuredContent,
@@ -57,6 +62,12 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
     const body = errorBody(toServiceError(err), ctx.requestId, deps.config.publicUrl);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { ...body } };
   }
+}
+
+/** A tools/call with a progressToken is answered as SSE, so notifications can precede the result. */
+function wantsProgress(body: unknown): boolean {
+  const b = body as { method?: string; params?: { _meta?: { progressToken?: unknown } } } | null;
+  return b?.method === 'tools/call' && b.params?._meta?.progressToken !== undefined;
 }
 
 /**
@@ -80,10 +91,14 @@ export function createMcpHandler(deps: Deps) {
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-      callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal),
-    );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const token = request.params._meta?.progressToken;
+      // With a progressToken the answer is an SSE stream carrying notifications/progress (issue 16).
+      const progress: SendProgress | undefined =
+        token === undefined ? undefined : (value, total, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total, message } });
+      return callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal, progress);
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
     res.on('close', () => {
       void transport.close();
       void server.close();

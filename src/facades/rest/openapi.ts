@@ -11,6 +11,7 @@ import { SERVICE_VERSION } from '../../version.js';
 import { completeParameters, inputFacts, parameterExamples } from './openapi/parameters.js';
 import { registerSchema } from './openapi/refs.js';
 import { HEADERS, errorResponse, errorStatuses, successHeaders } from './openapi/responses.js';
+import { EstimateAnswer, ShapedAnswer, withShapedAnswers } from './openapi/shaped-answers.js';
 import { serviceDescription, TAGS } from './openapi/text.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
@@ -54,6 +55,8 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string, optio
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) if (!name.startsWith('error.')) schemas[name] = schema;
   registerSchema('Error', z.toJSONSchema(ErrorBodySchema, { io: 'output' }), schemas);
   registerSchema('Accepted', z.toJSONSchema(AcceptedBody, { io: 'output', unrepresentable: 'any' }), schemas);
+  registerSchema('EstimateAnswer', z.toJSONSchema(EstimateAnswer, { io: 'output', unrepresentable: 'any' }), schemas);
+  registerSchema('ShapedAnswer', z.toJSONSchema(ShapedAnswer, { io: 'output', unrepresentable: 'any' }), schemas);
 
   doc.info = {
     title: 'Accommodation Data Service',
@@ -84,6 +87,8 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string, optio
       const example = options.responseExamples?.[op.operationId];
       if (example !== undefined && responses['200'].content?.['application/json']) responses['200'].content['application/json'].example = example;
       if (!SYNC_ONLY.has(path)) {
+        // Every billed operation takes dryRun; search, listing and reviews also fields (issue 16).
+        withShapedAnswers(responses['200'], /^\/(search|listing|reviews)/.test(path));
         responses['202'] = {
           description: 'Accepted: a slow live scrape continues as a job; poll `pollUrl` (free) after `Retry-After` seconds. 0 credits.',
           headers: successHeaders(202),

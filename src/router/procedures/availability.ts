@@ -2,6 +2,7 @@ import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
@@ -18,6 +19,7 @@ export const availability = authedProcedure
     },
   })
   .input(AvailabilityInput)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(AvailabilityOutput))

@@ -3,6 +3,8 @@ import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
+import { shapeAnswer } from '../middleware/shape-answer.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -19,6 +21,8 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
+  .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(ListingOutput))

@@ -2,6 +2,7 @@ import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -18,6 +19,7 @@ export const priceCompare = authedProcedure
     },
   })
   .input(PriceCompareInput)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(PriceCompareOutput))

@@ -2,6 +2,7 @@ import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -19,6 +20,7 @@ export const price = authedProcedure
     },
   })
   .input(PriceInput)
+  .use(costControls)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(PriceOutput))

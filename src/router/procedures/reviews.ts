@@ -2,6 +2,8 @@ import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
+import { shapeAnswer } from '../middleware/shape-answer.js';
 import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
@@ -18,6 +20,8 @@ export const reviews = authedProcedure
     },
   })
   .input(ReviewsInput)
+  .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(ReviewsOutput))

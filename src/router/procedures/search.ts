@@ -2,6 +2,8 @@ import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure } from '../procedure.js';
 import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
+import { costControls } from '../middleware/cost-controls.js';
+import { shapeAnswer } from '../middleware/shape-answer.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -31,6 +33,7 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
     currency: input.currency,
     limit: input.limit,
     cursor: input.cursor ?? null,
+    dedupe: input.dedupe,
   });
   return settle(ctx, result);
 }
@@ -38,6 +41,8 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
 export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
+  .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))
@@ -46,6 +51,8 @@ export const search = authedProcedure
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
+  .use(costControls)
+  .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
   .output(asyncAnswer(SearchOutput))

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AvailabilityItem } from '../../domain/model/availability.js';
 import { envelope } from '../../domain/model/common.js';
 import { MAX_BATCH_LISTINGS } from '../../domain/operations/availability.js';
-import { DateParam, ListingIdParam, PlatformParam } from './common-input.js';
+import { DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { csv, qBool } from './query.js';
 import { checkExactlyOne, fail } from './rules.js';
 import { daysBetween } from '../../domain/dates.js';
@@ -16,6 +16,8 @@ export const AvailabilityInput = z
     startDate: DateParam,
     endDate: DateParam,
     onlyAvailable: qBool().default(false),
+    maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => {
     checkExactlyOne(ctx, v, ['listingId', 'listingIds', 'url']);

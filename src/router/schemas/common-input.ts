@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from '../../domain/currency.js';
 import { isIsoDate } from '../../domain/dates.js';
 import { Platform } from '../../domain/model/common.js';
-import { csv, qInt, typedPreprocess } from './query.js';
+import { itemPaths, unknownPaths } from '../../domain/projection.js';
+import { csv, qBool, qInt, typedPreprocess } from './query.js';
 
 export const MAX_STAY_NIGHTS = 365;
 export const MAX_CHILDREN = 10;
@@ -21,6 +22,45 @@ export const ChildAges = csv(qInt(z.number().int().min(0).max(17))).optional();
 export const PlatformParam = Platform.describe('The platform of the listing; GET /v1/platforms lists what each serves for your key.');
 export const ListingIdParam = z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
 export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
+
+/**
+ * Issue 16: the most this call may cost. A call whose largest possible cost is above it is refused
+ * before any upstream work (402 max_credits_exceeded, free); a call within it never costs more.
+ */
+export const MaxCredits = qInt(z.number().int().min(0).max(1_000_000))
+  .optional()
+  .describe('The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free.');
+
+/**
+ * Issue 16: a free estimate of the call it is sent with. A flag on each billed operation rather
+ * than a separate GET /v1/estimate: the estimate validates exactly the parameters the call would
+ * (one schema, one set of 400s), is rate-limited by the same pipeline, and an agent prices the
+ * very call it is about to make by adding one field.
+ */
+export const DryRun = qBool()
+  .optional()
+  .describe('true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call.');
+
+/**
+ * Issue 16: item fields by dotted path. Unknown paths are a 400 naming them, checked against the
+ * item schema itself, before any upstream work.
+ */
+export function FieldsParam(item: z.ZodType) {
+  const known = itemPaths(item);
+  return csv(z.string().trim().min(1).max(100), 1)
+    .superRefine((list, ctx) => {
+      const bad = unknownPaths(known, list);
+      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `unknown field path${bad.length > 1 ? 's' : ''} ${bad.map((b) => `"${b}"`).join(', ')}; known paths: ${known.join(', ')}` });
+    })
+    .optional()
+    .describe('Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them.');
+}
+
+/** Issue 16: the compact view, for models that pay per token (see compact.ts for what it drops). */
+export const View = z
+  .enum(['full', 'compact'])
+  .default('full')
+  .describe('compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token.');
 
 /** Who is staying (spec 4.1 defaults: 2 adults, 0 children); shared by every stay-priced input. */
 export const OccupancyFields = { adults: Adults, children: Children, childAges: ChildAges.describe('One age (0-17) per child.') };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Property } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const ListingInput = z
@@ -12,6 +12,10 @@ export const ListingInput = z
     checkOut: DateParam.optional(),
     ...OccupancyFields,
     currency: Currency.default('USD'),
+    maxCredits: MaxCredits,
+    dryRun: DryRun,
+    fields: FieldsParam(Property),
+    view: View,
   })
   .superRefine((v, ctx) => {
     checkStay(ctx, v, false);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PriceCompare } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun } from './common-input.js';
 import { text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -14,6 +14,8 @@ export const PriceCompareInput = z
     checkOut: DateParam,
     ...OccupancyFields,
     currency: Currency.default('USD'),
+    maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => {
     if (v.googleHotelId && (v.name || v.location)) {

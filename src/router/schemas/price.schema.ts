@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Price } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const PriceInput = z
@@ -12,6 +12,8 @@ export const PriceInput = z
     checkOut: DateParam,
     ...OccupancyFields,
     currency: Currency.default('USD'),
+    maxCredits: MaxCredits,
+    dryRun: DryRun,
   })
   .superRefine((v, ctx) => {
     checkStay(ctx, v, true);

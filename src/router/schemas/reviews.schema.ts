@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
 import { REVIEW_SORTS } from '../../domain/ports.js';
-import { ListingIdParam, PlatformParam } from './common-input.js';
+import { ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam } from './common-input.js';
 import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';
 
@@ -19,6 +19,9 @@ export const ReviewsInput = z
       .describe('ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review\'s `language`.'),
     minRating: qNum(z.number().min(0).max(10)).optional().describe("On the platform's native rating scale."),
     sort: z.enum(REVIEW_SORTS).default('recent'),
+    maxCredits: MaxCredits,
+    dryRun: DryRun,
+    fields: FieldsParam(Review),
   })
   .superRefine((v, ctx) => checkExactlyOne(ctx, v, ['listingId', 'url']));
 export type ReviewsInput = z.infer<typeof ReviewsInput>;

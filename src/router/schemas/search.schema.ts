@@ -3,8 +3,8 @@ import { SEARCH_SORTS } from '../../domain/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam } from './common-input.js';
-import { csv, optionalText, qInt, qNum, text } from './query.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
+import { csv, optionalText, qBool, qInt, qNum, text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -35,6 +35,11 @@ export const SearchFields = z.object({
         'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.',
     ),
   currency: Currency.default('USD'),
+  dedupe: qBool().default(true).describe('false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page.'),
+  maxCredits: MaxCredits,
+  dryRun: DryRun,
+  fields: FieldsParam(Property),
+  view: View,
 });
 
 export const SearchInput = SearchFields.superRefine((v, ctx) => {

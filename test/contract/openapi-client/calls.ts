@@ -13,8 +13,10 @@ export async function callEveryOperation(baseUrl: string, key: string, stay: { c
   const search = await api.GET('/search', { params: { query: { location: 'Lisbon', platforms: ['airbnb', 'booking'], limit: 5, ...stay, sort: 'price_asc' } } });
   statuses.search = search.response.status;
   const first = search.data && 'pagination' in search.data.meta ? search.data.data : [];
-  const listing = Array.isArray(first) ? first[0] : undefined;
-  if (!listing) throw new Error('search returned no listing');
+  // A 200 may also be a dry run's estimate or a fields/view-shaped envelope: narrow to what is used.
+  const item = Array.isArray(first) ? first[0] : undefined;
+  if (!item?.platform || !item.platformListingId) throw new Error('search returned no listing');
+  const listing = { platform: item.platform, platformListingId: item.platformListingId };
 
   const byBody = await api.POST('/search', { body: { location: 'Porto', adults: 3, amenities: ['wifi'] } });
   statuses.searchByBody = byBody.response.status;

@@ -3,7 +3,8 @@ import { basisWarning } from '../../../domain/price-basis.js';
 import { adapterSet } from '../registry.js';
 import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports.js';
 import { calendar } from './calendar.js';
-import { resolvePlace } from './gazetteer.js';
+import { CITIES, matchPlace, SEARCH_RADIUS_KM } from './gazetteer.js';
+import type { ResolvedPlace } from '../../../domain/model/common.js';
 import { isSandboxPlatform, placeListing, type SandboxPlatform } from './ids.js';
 import { sandboxOffers } from './offers.js';
 import { sandboxListing, type SandboxListing } from './property.js';
@@ -77,9 +78,10 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
         if (platforms[platforms.length - 1] === platform) throw new LegFailure('failed', `${platform} failed (sandbox:partial)`);
         return searchCity(platform, PARTIAL_CITY, req, listingAt);
       }
-      const city = resolvePlace(location);
-      if (city === null) return { items: [], hasMore: false, warnings: [] };
-      return searchCity(platform, city, req, listingAt);
+      const match = matchPlace(location);
+      if (match === null) return { items: [], hasMore: false, warnings: [] };
+      const place = (i: number) => sandboxPlace(platform, i);
+      return { ...searchCity(platform, match.city, req, listingAt), place: place(match.city), alternatives: match.alternatives.map(place) };
     },
     async listing(req) {
       failIfUnavailable(platform, req.listingId);
@@ -132,7 +134,9 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
         offers = offers.slice(1);
         warnings.push({ code: 'offers_incomplete', message: 'Rates from one OTA could not be fetched (sandbox:partial).', platform });
       }
-      return { value: { property: req.name ?? listing.property.name, googleHotelId, offers }, warnings };
+      const { city, region, country } = listing.property.location;
+      const address = [city, region, country].filter((part) => part !== null).join(', ') || null;
+      return { value: { property: req.name ?? listing.property.name, googleHotelId, address, offers }, warnings };
     },
   };
 }
@@ -151,4 +155,13 @@ export function createSandboxAdapters(): AdapterSet {
     return listing;
   };
   return adapterSet(CAPABILITIES.search.filter(isSandboxPlatform).map((p) => createAdapter(p, listingAt)));
+}
+
+/**
+ * The place a sandbox platform searched. Google searches a wider circle than the rental
+ * platforms, so meta.resolved.location.byPlatform has something to show in the sandbox too.
+ */
+function sandboxPlace(platform: SandboxPlatform, city: number): ResolvedPlace {
+  const c = CITIES[city]!;
+  return { name: c.name, region: c.region, countryCode: c.country, lat: c.lat, lng: c.lng, radiusKm: platform === 'google' ? 25 : SEARCH_RADIUS_KM };
 }

@@ -44,10 +44,52 @@ export const CITIES: readonly City[] = [
   { name: 'Bali', region: 'Bali', country: 'ID', lat: -8.4095, lng: 115.1889, baseRate: 85, neighbourhoods: ['Ubud', 'Seminyak', 'Canggu', 'Uluwatu'] },
   { name: 'Sydney', region: 'New South Wales', country: 'AU', lat: -33.8688, lng: 151.2093, baseRate: 210, neighbourhoods: ['Surry Hills', 'Bondi', 'The Rocks', 'Newtown'] },
   { name: 'Cape Town', region: 'Western Cape', country: 'ZA', lat: -33.9249, lng: 18.4241, baseRate: 95, neighbourhoods: ['Camps Bay', 'Gardens', 'Sea Point', 'De Waterkant'] },
+  // Names shared by two places (issue 16): the first listed is the likelier one; appended, so the
+  // cities above keep their indices (and their listing ids).
+  { name: 'Valencia', region: 'Valencian Community', country: 'ES', lat: 39.4699, lng: -0.3763, baseRate: 120, neighbourhoods: ['Ciutat Vella', 'Ruzafa', 'El Carmen', 'Cabanyal'] },
+  { name: 'Paris', region: 'Texas', country: 'US', lat: 33.6609, lng: -95.5555, baseRate: 85, neighbourhoods: ['Downtown', 'Lamar', 'Church Street', 'Loop 286'] },
+  { name: 'Valencia', region: 'Carabobo', country: 'VE', lat: 10.162, lng: -68.0077, baseRate: 55, neighbourhoods: ['El Viñedo', 'La Viña', 'Prebo', 'San Diego'] },
 ];
+
+/** The cities listed before the ambiguous names: ids that do not decode are placed among these, as before. */
+export const FIRST_CITIES = 30;
+
+/** The radius a sandbox search covers around its place. */
+export const SEARCH_RADIUS_KM = 15;
+
+/** What a location was taken to mean, and what else it could have meant. */
+export interface PlaceMatch {
+  city: number;
+  /** Other places of the same name, likeliest first, when the text did not say which. */
+  alternatives: number[];
+}
 
 /** Resolves "Lisbon", "lisbon, portugal" or "38.72,-9.14" (within ~50 km) to a city index. */
 export function resolvePlace(location: string): number | null {
+  return matchPlace(location)?.city ?? null;
+}
+
+/**
+ * Like resolvePlace, saying whether the name was ambiguous. "Paris" is the likeliest Paris (the
+ * first listed) with the others as alternatives; "Paris, TX" or "Paris, US" (a region or country
+ * code after the comma) picks one, unambiguously. Coordinates are never ambiguous.
+ */
+export function matchPlace(location: string): PlaceMatch | null {
+  const [head = '', qualifier = ''] = location.trim().toLowerCase().split(',').map((s) => s.trim());
+  const named = CITIES.flatMap((c, i) => (c.name.toLowerCase() === head ? [i] : []));
+  if (named.length === 0) {
+    const city = nearestPlace(location);
+    return city === null ? null : { city, alternatives: [] };
+  }
+  const qualified = qualifier === '' ? [] : named.filter((i) => [CITIES[i]!.country, CITIES[i]!.region, US_STATES[CITIES[i]!.region] ?? '', ...(COUNTRY_NAMES[CITIES[i]!.country] ?? [])].some((q) => q.toLowerCase() === qualifier));
+  if (qualified.length > 0) return { city: qualified[0]!, alternatives: [] };
+  return { city: named[0]!, alternatives: named.slice(1) };
+}
+
+const US_STATES: Record<string, string> = { Texas: 'TX', California: 'CA', Florida: 'FL', Illinois: 'IL', 'New York': 'NY' };
+const COUNTRY_NAMES: Record<string, string[]> = { FR: ['france'], US: ['usa', 'united states'], ES: ['spain', 'españa'], VE: ['venezuela'] };
+
+function nearestPlace(location: string): number | null {
   const text = location.trim().toLowerCase();
   const coords = /^(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)$/.exec(text);
   if (coords) {
@@ -60,7 +102,5 @@ export function resolvePlace(location: string): number | null {
     });
     return best;
   }
-  const head = text.split(',')[0]!.trim();
-  const idx = CITIES.findIndex((c) => c.name.toLowerCase() === head);
-  return idx >= 0 ? idx : null;
+  return null;
 }

@@ -1,4 +1,4 @@
-import { CITIES } from './gazetteer.js';
+import { CITIES, FIRST_CITIES } from './gazetteer.js';
 import { hash32 } from './random.js';
 
 /**
@@ -30,7 +30,7 @@ export function placeListing(platform: SandboxPlatform, id: string): Placement {
   const decoded = decode(platform, id);
   if (decoded && decoded.city < CITIES.length && decoded.serial >= 1 && decoded.serial <= LISTINGS_PER_CITY[platform]) return decoded;
   const h = hash32(`${platform}:${id}`);
-  return { city: h % CITIES.length, serial: 1 + ((h >>> 8) % LISTINGS_PER_CITY[platform]) };
+  return { city: h % FIRST_CITIES, serial: 1 + ((h >>> 8) % LISTINGS_PER_CITY[platform]) };
 }
 
 function decode(platform: SandboxPlatform, id: string): Placement | null {

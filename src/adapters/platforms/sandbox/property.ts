@@ -1,7 +1,7 @@
 import type { Amenity, Property, PropertyType } from '../../../domain/model/property.js';
 import { RATING_SCALE, compositeId } from '../../../domain/platforms.js';
 import { CITIES } from './gazetteer.js';
-import type { Placement, SandboxPlatform } from './ids.js';
+import { listingId, type Placement, type SandboxPlatform } from './ids.js';
 import { rng, type Rng } from './random.js';
 
 /** A sandbox listing plus the hidden figures its prices and calendars derive from. */
@@ -60,6 +60,18 @@ function guestRating(r: Rng, platform: SandboxPlatform): number {
   return RATING_SCALE[platform] === 10 ? r.float(6.8, 9.7, 1) : platform === 'google' ? r.float(3.6, 4.9, 1) : r.float(4.3, 5, 2);
 }
 
+/**
+ * Homes listed on several platforms (issue 16, cross-platform dedupe): every 5th vrbo listing and
+ * every 15th booking listing of a city is the airbnb home of the same serial (same kind, name,
+ * bedrooms, guests, coordinates within metres); prices, ratings and hosts stay each platform's.
+ * This is the truth the dedupe rule is measured against.
+ */
+export function sandboxTwinOf(platform: SandboxPlatform, serial: number): 'airbnb' | null {
+  if (platform === 'vrbo' && serial % 5 === 0) return 'airbnb';
+  if (platform === 'booking' && serial % 15 === 0) return 'airbnb';
+  return null;
+}
+
 /** The one listing a (platform, id) names: the same on every call. */
 export function sandboxListing(platform: SandboxPlatform, id: string, at: Placement): SandboxListing {
   const city = CITIES[at.city]!;
@@ -98,8 +110,21 @@ export function sandboxListing(platform: SandboxPlatform, id: string, at: Placem
     host: hostFor(r, platform, name),
     price: null,
   };
-  const baseRate = Math.round(city.baseRate * TYPE_RATE[type] * r.float(0.7, 1.5, 2) * (isHotel ? 0.6 + 0.15 * (property.starRating ?? 3) : 1));
+  const twin = sandboxTwinOf(platform, at.serial);
+  if (twin) sameHomeAs(property, sandboxListing(twin, listingId(twin, at.city, at.serial), at).property, r);
+  const baseRate = Math.round(city.baseRate * TYPE_RATE[property.propertyType] * r.float(0.7, 1.5, 2) * (isHotel ? 0.6 + 0.15 * (property.starRating ?? 3) : 1));
   return { property, baseRate, rank: r.next() };
+}
+
+/** A cross-listed home: the features of the home itself, placed a few metres apart (platforms geocode differently). */
+function sameHomeAs(property: Property, home: Property, r: Rng): void {
+  const { name, propertyType, bedrooms, bathrooms, maxOccupancy, starRating } = home;
+  Object.assign(property, { name, propertyType, bedrooms, bathrooms, maxOccupancy, starRating });
+  property.location = {
+    ...home.location,
+    lat: Number(((home.location.lat ?? 0) + r.float(-0.0002, 0.0002, 5)).toFixed(5)),
+    lng: Number(((home.location.lng ?? 0) + r.float(-0.0002, 0.0002, 5)).toFixed(5)),
+  };
 }
 
 function hostFor(r: Rng, platform: SandboxPlatform, name: string): Property['host'] {
