@@ -686,12 +686,11 @@ export interface components {
                     nights?: number;
                     fees?: components["schemas"]["Fees"];
                 } | null;
-                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
                 alsoOn?: {
-                    platform: components["schemas"]["Platform"];
-                    platformListingId: string;
+                    platform?: components["schemas"]["Platform"];
+                    platformListingId?: string;
                     /** @description That listing's totalPrice, in the same currency and on its own basis. */
-                    price: number | null;
+                    price?: number | null;
                 }[];
                 image?: string;
             }[] | {
@@ -734,12 +733,11 @@ export interface components {
                     nights?: number;
                     fees?: components["schemas"]["Fees"];
                 } | null;
-                /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
                 alsoOn?: {
-                    platform: components["schemas"]["Platform"];
-                    platformListingId: string;
+                    platform?: components["schemas"]["Platform"];
+                    platformListingId?: string;
                     /** @description That listing's totalPrice, in the same currency and on its own basis. */
-                    price: number | null;
+                    price?: number | null;
                 }[];
                 image?: string;
             };
@@ -758,8 +756,39 @@ export interface components {
                 })[];
                 /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
                 deduplicated?: number;
-                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
-                resolved?: components["schemas"]["Resolved"];
+                resolved?: {
+                    location?: {
+                        name?: string;
+                        region?: string | null;
+                        /** @description ISO 3166-1 alpha-2. */
+                        countryCode?: string;
+                        lat?: number;
+                        lng?: number;
+                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        radiusKm?: number | null;
+                        /** @description The location as sent (normalised). */
+                        query?: string;
+                        /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
+                        alternatives?: components["schemas"]["ResolvedPlace"][];
+                        /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
+                        byPlatform?: {
+                            name: string;
+                            region: string | null;
+                            /** @description ISO 3166-1 alpha-2. */
+                            countryCode: string;
+                            lat: number;
+                            lng: number;
+                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            radiusKm: number | null;
+                            platform: components["schemas"]["Platform"];
+                        }[];
+                    };
+                    property?: {
+                        name?: string;
+                        address?: string | null;
+                        googleHotelId?: string | null;
+                    };
+                };
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
             };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Meta, Platform, PlatformResult, Warning } from '../../../domain/model/common.js';
+import { Meta, Platform, PlatformResult, Resolved, Warning } from '../../../domain/model/common.js';
 import { Host, Location, Property, StayPrice } from '../../../domain/model/property.js';
 import { EstimateView } from '../../../domain/model/estimate.js';
 
@@ -18,9 +18,14 @@ const ShapedItem = z
     location: z.object(Location.shape).partial().strict(),
     price: z.object(StayPrice.shape).partial().strict().nullable(),
     host: z.object(Host.shape).partial().strict().nullable(),
+    alsoOn: z.array(Property.shape.alsoOn.unwrap().element.partial().strict()),
   })
   .partial()
   .strict();
+// The compact view drops null and empty values everywhere, meta.resolved included.
+const ShapedResolved = z
+  .object({ location: Resolved.shape.location.unwrap().partial(), property: Resolved.shape.property.unwrap().partial() })
+  .partial();
 const GroupedWarning = z.object({ code: z.string(), platforms: z.array(Platform).optional() }).strict();
 
 /** An envelope cut down by `fields` or `view=compact`: items keep only what was asked for. */
@@ -35,8 +40,9 @@ export const ShapedAnswer = z
         nextCursor: z.string(),
         failedPlatforms: z.array(PlatformResult),
         warnings: z.array(z.union([Warning, GroupedWarning])),
+        resolved: ShapedResolved,
       })
-      .partial({ nextCursor: true, failedPlatforms: true, warnings: true })
+      .partial({ nextCursor: true, failedPlatforms: true, warnings: true, resolved: true })
       .strict(),
   })
   .describe('With fields= or view=compact: the same envelope, items holding only the fields asked for (view=compact: see the compact view), and for view=compact a short meta.')
