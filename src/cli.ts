@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { loadEnvFile, parseConfig } from './config.js';
+import { finishCommand } from './operator-output.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps } from './deps.js';
 import { createAdminQueries } from './adapters/postgres/admin-queries.js';
-import { asOperatorError, OperatorError } from './domain/errors.js';
+import { OperatorError } from './domain/errors.js';
 import { ADMIN_COMMANDS, type Command, type Values } from './cli-commands.js';
 import { WEBHOOK_COMMANDS } from './cli-webhooks.js';
 
@@ -50,14 +51,4 @@ async function run(argv: string[]): Promise<unknown> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (out) => {
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-    process.exit(0);
-  },
-  (err: unknown) => {
-    const failure = asOperatorError(err);
-    process.stderr.write(`${JSON.stringify(failure)}\n`);
-    process.exit(failure.exitCode);
-  },
-);
+finishCommand(run(process.argv.slice(2)));

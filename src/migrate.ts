@@ -1,6 +1,6 @@
 import { loadEnvFile, parseConfig } from './config.js';
+import { finishCommand } from './operator-output.js';
 import { openDatabase } from './database-setup.js';
-import { asOperatorError } from './domain/errors.js';
 
 /**
  * `npm run migrate` (or `node dist/migrate.js`): applies drizzle/ and the job queue's schema to
@@ -15,14 +15,4 @@ async function migrate(): Promise<unknown> {
   return { migrated: true, database: database.embedded ? 'embedded' : 'DATABASE_URL' };
 }
 
-migrate().then(
-  (out) => {
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-    process.exit(0);
-  },
-  (err: unknown) => {
-    const failure = asOperatorError(err);
-    process.stderr.write(`${JSON.stringify(failure)}\n`);
-    process.exit(failure.exitCode);
-  },
-);
+finishCommand(migrate());

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** The developer console in a real headless Chromium (Debian's; .ci/run installs it). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = 'test-results/console';
 const PASSWORD = 'console pass 42';
 let app: TestApp;
@@ -47,10 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     app = await startTestApp();
     ({ accountId } = await app.deps.admin.createAccount({ email: 'console@example.com', plan: 'pro', credits: 0, verified: true, password: PASSWORD }));
     seededCharges = await seedLedger(app.sql, accountId, app.deps.clock.now());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=LocalNetworkAccessChecks'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { SUB_CODES } from '../../src/domain/error-catalogue.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** The reference page and error catalogue in a real headless Chromium (Debian's; .ci/run installs it). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = process.env.DOCS_SCREENSHOTS ?? join('test-results', 'docs');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -32,10 +32,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the reference page in a headless browser
   beforeAll(async () => {
     app = await startTestApp();
     ({ key } = await app.newKey('sandbox'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium([]);
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {

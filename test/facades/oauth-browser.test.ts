@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** The sign-in and consent page in a real headless Chromium (Debian's; .ci/run installs it). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 let app: TestApp;
 let browser: Browser | undefined;
@@ -13,10 +13,7 @@ let browser: Browser | undefined;
 describe.skipIf(!existsSync(CHROMIUM))('OAuth sign-in page in a headless browser', () => {
   beforeAll(async () => {
     app = await startTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=LocalNetworkAccessChecks'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
