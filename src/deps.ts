@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AdapterSet, Clock } from './domain/ports.js';
-import type { Cache, IdGenerator, JobStore, KeyStore, Ledger, RateLimiter } from './domain/service-ports.js';
+import type { Cache, IdGenerator, JobStore, KeyStore, KeyUse, Ledger, RateLimiter } from './domain/service-ports.js';
 import type { KeyEnv } from './domain/plans.js';
 import { createMemoryCache } from './adapters/memory/cache.js';
 import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
@@ -31,6 +31,7 @@ import { createPgJobEvents } from './adapters/postgres/job-events.js';
 import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
 import { createParsedMemo, type ParsedMemo } from './domain/parsed-memo.js';
 import { createOutageLog } from './adapters/system/outage-log.js';
+import { createKeyLastUse } from './adapters/postgres/key-last-use.js';
 
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
@@ -44,6 +45,8 @@ export interface Deps {
   clock: Clock;
   ids: IdGenerator;
   keys: KeyStore;
+  /** A key's last use, written at most once a minute per key by this process. */
+  keyUse: KeyUse;
   ledger: Ledger;
   admin: Admin;
   cache: Cache;
@@ -109,6 +112,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     clock,
     ids,
     keys,
+    keyUse: createKeyLastUse(database.db, clock, log),
     ledger,
     admin,
     cache,

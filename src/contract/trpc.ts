@@ -1,4 +1,4 @@
-import type { TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODE_NUMBER, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODE_NUMBER, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCRouterRecord } from '@trpc/server';
 import type { ErrorBody } from '../domain/errors.js';
 import { appRouter, type AppRouter } from '../router/app-router.js';
 
@@ -10,9 +10,11 @@ export interface DashboardErrorShape {
 }
 
 type Record_ = AppRouter['_def']['record'];
+/** A procedure as a client sees it; a nested router (`console`) is its record of those. */
 type ClientProcedure<P> =
   P extends TRPCQueryProcedure<infer D> ? TRPCQueryProcedure<{ input: D['input']; output: D['output']; meta: object }>
   : P extends TRPCMutationProcedure<infer D> ? TRPCMutationProcedure<{ input: D['input']; output: D['output']; meta: object }>
+  : P extends TRPCRouterRecord ? { [K in keyof P]: ClientProcedure<P[K]> }
   : never;
 
 /**

@@ -8,6 +8,7 @@ import { price } from './procedures/price.js';
 import { priceCompare } from './procedures/price-compare.js';
 import { reviews } from './procedures/reviews.js';
 import { search, searchByBody } from './procedures/search.js';
+import { consoleRouter } from './console/console-router.js';
 
 /** Every operation, defined once; REST, MCP and tRPC differ only in transport. */
 export const appRouter = router({
@@ -21,6 +22,8 @@ export const appRouter = router({
   account,
   platforms,
   job,
+  /** The developer console's own reads and actions: only a browser session on /console/trpc may call them. */
+  console: consoleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,5 @@
 import { ServiceError } from '../domain/errors.js';
-import type { Principal } from '../domain/service-ports.js';
+import type { LedgerEntry, Principal } from '../domain/service-ports.js';
 import type { Context } from './context.js';
 import { ClientGone } from './client-gone.js';
 
@@ -8,13 +8,13 @@ import { ClientGone } from './client-gone.js';
  * Idempotency-Key stores its answer in the same transaction as the ledger row, so a replay is
  * never billed and a crash never leaves a charge without the answer it paid for.
  */
-export async function postCharge(ctx: Context & { principal: Principal }, credits: number, reason: string, answer: unknown): Promise<void> {
+export async function postCharge(ctx: Context & { principal: Principal }, credits: number, reason: string, answer: unknown, billed?: Pick<LedgerEntry, 'platforms' | 'status'>): Promise<void> {
   // A job's charge is posted by the worker in the transaction that stores its result.
   if (ctx.jobId) return;
   // Checked just before posting: a client that left is not billed. What remains is the window
   // between this check and the response reaching the socket (README, Reliability).
   if (credits > 0 && ctx.clientGone()) throw new ClientGone();
-  const entry = credits > 0 ? { accountId: ctx.principal.accountId, entryKey: `req:${ctx.requestId}`, amount: -credits, reason } : null;
+  const entry: LedgerEntry | null = credits > 0 ? { accountId: ctx.principal.accountId, entryKey: `req:${ctx.requestId}`, amount: -credits, reason, ...billed, keyId: ctx.principal.keyId } : null;
   const claim = ctx.idempotency;
   if (claim) {
     const outcome = await ctx.deps.idempotency.complete(claim, { status: 200, headers: {}, body: answer }, entry);

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
 import type { IdempotencyClaim, RetryRequest } from './retry.js';
+import type { ConsoleCall } from './console/trpc.js';
 
 /**
  * How a call arrived; `worker` is a job being run by the job worker on behalf of its owner,
@@ -48,6 +49,8 @@ export interface Context {
   dryRun?: boolean;
   /** True once the caller's connection is gone: a call nobody will receive is not billed. */
   clientGone(): boolean;
+  /** Set by the console face only: the browser session its console procedures run as. */
+  console?: ConsoleCall;
 }
 
 export interface ContextSource {

@@ -87,7 +87,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       ...(result.resolved ? { resolved: result.resolved } : {}),
     },
   };
-  await postCharge(ctx, creditsCharged, result.operation, answer);
+  const billed = { platforms: platformResults.map((r) => ({ platform: r.platform, credits: r.creditsCharged })), status: answer.meta.partial ? ('partial' as const) : ('complete' as const) };
+  await postCharge(ctx, creditsCharged, result.operation, answer, billed);
   ctx.res.creditsCharged = creditsCharged;
   ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
   return answer;

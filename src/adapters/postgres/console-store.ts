@@ -37,6 +37,17 @@ export function createConsoleStore(db: Db) {
       return row ?? null;
     },
 
+    /**
+     * Deletes up to `limit` expired sessions (oldest first, by the expires_at index). Run at each
+     * sign-in: the table cannot grow faster than sign-ins, and one sweep never holds many rows.
+     */
+    async sweepExpired(now: Date, limit = 500): Promise<number> {
+      const { rowCount } = await db.execute(sql`
+        delete from console_sessions where token_hash in (
+          select token_hash from console_sessions where expires_at <= ${now} order by expires_at limit ${limit})`);
+      return rowCount ?? 0;
+    },
+
     async closeSession(token: string): Promise<void> {
       await db.delete(consoleSessions).where(eq(consoleSessions.tokenHash, sha256(token)));
     },

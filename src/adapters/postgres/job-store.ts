@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { JobRecord, JobStore, NewJob } from '../../domain/service-ports.js';
+import type { JobRecord, JobStore, LedgerEntry, NewJob } from '../../domain/service-ports.js';
 import type { Db } from './db.js';
 import { postEntry } from './ledger.js';
 import { asyncJobs } from './schema.js';
@@ -85,7 +85,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
         if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
         if (credits > 0) {
-          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, reason: job.procedure });
+          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, reason: job.procedure, keyId: job.keyId, ...billedDetail(result) });
           if (!posted) return 'unaffordable' as const;
         }
         await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
@@ -118,4 +118,12 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
       return gone.length;
     },
   };
+}
+
+/** The console's detail of a job's charge, read from the envelope it stores (its meta.platformResults). */
+function billedDetail(result: { meta: Record<string, unknown> } | null): Pick<LedgerEntry, 'platforms' | 'status'> {
+  const legs = result?.meta.platformResults;
+  if (!Array.isArray(legs)) return {};
+  const platforms = legs.map((l: { platform?: unknown; creditsCharged?: unknown }) => ({ platform: String(l.platform), credits: Number(l.creditsCharged) || 0 }));
+  return { platforms, status: result?.meta.partial ? 'partial' : 'complete' };
 }

@@ -19,6 +19,9 @@ const UNIQUE_VIOLATION = '23505';
  */
 export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostResult> {
   const { accountId, entryKey, amount, reason } = entry;
+  // The console's columns ride in the same statement: no extra round trip on the billed path.
+  const platforms = entry.platforms ? `{${entry.platforms.map((p) => `"${p.platform.replace(/["\\]/g, '')}"`).join(',')}}` : null;
+  const platformCredits = entry.platforms ? `{${entry.platforms.map((p) => Math.trunc(p.credits)).join(',')}}` : null;
   try {
     const { rows } = await db.execute<{ before: string | null; duplicate: boolean; after: string | null }>(sql`
       with dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
@@ -28,8 +31,8 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
         returning credit_balance
       ),
       appended as (
-        insert into credit_ledger (account_id, entry_key, amount, balance_after, reason)
-        select ${accountId}, ${entryKey}, ${amount}, credit_balance, ${reason} from moved
+        insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, platforms, platform_credits, status, key_id)
+        select ${accountId}, ${entryKey}, ${amount}, credit_balance, ${reason}, ${platforms}::text[], ${platformCredits}::integer[], ${entry.status ?? null}, ${entry.keyId ?? null} from moved
         returning balance_after
       )
       select (select credit_balance::text from accounts where id = ${accountId}) as before,

@@ -29,6 +29,8 @@ export const apiKeys = pgTable(
     env: text('env').notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Approximate: written at most once a minute per key and process (key-last-use.ts). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [check('api_keys_env', sql`${t.env} in ('live', 'sandbox')`), index('api_keys_account_idx').on(t.accountId)],
 );
@@ -44,8 +46,19 @@ export const creditLedger = pgTable(
     balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set on billed requests and jobs (0013): the platforms asked and what each cost, in one order. */
+    platforms: text('platforms').array(),
+    platformCredits: integer('platform_credits').array(),
+    status: text('status'),
+    keyId: text('key_id'),
   },
-  (t) => [index('credit_ledger_account_idx').on(t.accountId), index('credit_ledger_account_created_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('credit_ledger_account_idx').on(t.accountId),
+    index('credit_ledger_account_created_idx').on(t.accountId, t.createdAt),
+    index('credit_ledger_billed_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.amount} < 0 and (${t.entryKey} like 'req:%' or ${t.entryKey} like 'job:%')`),
+  ],
 );
 
 /**

@@ -5,8 +5,9 @@ import { errorBody, ServiceError } from '../../domain/errors.js';
 import { lockedMessage, createSignInThrottle } from '../../domain/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../../adapters/postgres/admin.js';
 import { createConsoleStore } from '../../adapters/postgres/console-store.js';
-import { consoleRouter } from '../../router/console/console-router.js';
-import type { ConsoleContext } from '../../router/console/trpc.js';
+import { appRouter } from '../../router/app-router.js';
+import { createContext, type Context } from '../../router/context.js';
+import { clientSignal } from '../../router/client-gone.js';
 import { clientAddress } from '../client-address.js';
 import { toServiceError } from '../../router/errors.js';
 import { consoleFile } from './static.js';
@@ -91,6 +92,7 @@ export function createConsoleHandler(deps: Deps) {
     // Always one scrypt: an unknown e-mail costs as much as a wrong password.
     const ok = (await verifyPassword(password, account?.passwordHash ?? (await (dummyHash ??= hashPassword('no account has this password'))))) && Boolean(account?.passwordHash);
     if (!account || !ok) throw new ServiceError('unauthenticated', 'The e-mail or password is not right.', { param: 'password' });
+    await store.sweepExpired(deps.clock.now());
     const expiresAt = new Date(deps.clock.now().getTime() + SESSION_HOURS * 3_600_000);
     const { token, csrf } = await store.openSession(account.accountId, expiresAt);
     res.setHeader('Set-Cookie', `${COOKIE}=${token}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${SESSION_HOURS * 3600}${secureCookie}`);
@@ -119,10 +121,16 @@ export function createConsoleHandler(deps: Deps) {
     }
     if (path.startsWith('/console/trpc/')) {
       if (method !== 'GET' && !sameOrigin(req)) throw new ServiceError('permission_denied', 'Cross-origin requests to the console are refused.', { param: 'Origin' });
+      // AppRouter's `console` part only: the API's procedures take a key, which this face never reads.
+      const name = path.slice('/console/trpc/'.length);
+      if (!name.startsWith('console.') || !Object.hasOwn(appRouter._def.procedures, name)) throw new ServiceError('not_found', `No console procedure ${JSON.stringify(name)}.`);
       const session = token ? await store.session(token, deps.clock.now()) : null;
       const csrf = req.headers['x-csrf-token'];
-      const ctx: ConsoleContext = { deps, store, requestId, session, clientAddress: clientAddress(deps.config, req), csrfHeader: typeof csrf === 'string' ? csrf : null };
-      await nodeHTTPRequestHandler({ router: consoleRouter, req, res, path: path.slice('/console/trpc/'.length), allowBatching: false, createContext: () => ctx });
+      const ctx: Context = {
+        ...createContext(deps, { transport: 'console', requestId, authorization: null, clientAddress: clientAddress(deps.config, req), signal: clientSignal(res) }),
+        console: { store, session, csrfHeader: typeof csrf === 'string' ? csrf : null },
+      };
+      await nodeHTTPRequestHandler({ router: appRouter, req, res, path: name, allowBatching: false, createContext: () => ctx, responseMeta: () => ({ headers: ctx.res.headers }) });
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') throw new ServiceError('method_not_allowed', `${method} is not allowed on ${path}.`);

@@ -8,9 +8,14 @@ import { clientSignal } from '../../router/client-gone.js';
 import { logWhenFinished } from '../rest/handler.js';
 import { sendTrpcError, stampErrorBodies } from './errors.js';
 
+/** True for the API's procedures; the console's (`console.*`) answer only on /console/trpc, to a session. */
+function isApiProcedure(name: string): boolean {
+  return Object.hasOwn(appRouter._def.procedures, name) && !name.startsWith('console.');
+}
+
 /** Queries are read with GET (HEAD answers the same without a body), mutations with POST. */
 function allowedMethods(name: string): string[] | null {
-  const procedure = Object.hasOwn(appRouter._def.procedures, name) ? (appRouter._def.procedures as Record<string, { _def: { type: string } }>)[name] : undefined;
+  const procedure = isApiProcedure(name) ? (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name] : undefined;
   if (!procedure) return null;
   return procedure._def.type === 'mutation' ? ['POST'] : ['GET', 'HEAD'];
 }
@@ -66,7 +71,7 @@ export function createTrpcHandler(deps: Deps) {
     const requestId = deps.ids.requestId();
     res.setHeader('X-Request-Id', requestId);
     const name = (req.url ?? '').slice('/trpc/'.length).split('?')[0] ?? '';
-    const procedure = Object.hasOwn(appRouter._def.procedures, name) ? name : 'unmatched'; // bounded metric labels
+    const procedure = isApiProcedure(name) ? name : 'unmatched'; // bounded metric labels
     let settle!: () => void;
     const bag = () => {
       const ctx = contexts.get(req);

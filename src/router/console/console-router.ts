@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/plans.js';
-import { appRouter } from '../app-router.js';
 import { createContext } from '../context.js';
-import { ct, sessionProcedure } from './trpc.js';
+import { router } from '../procedure.js';
+import { search } from '../procedures/search.js';
+import { sessionProcedure } from './trpc.js';
 
 const DAY_MS = 86_400_000;
 
-/** What the signed-in account sees in the developer console; every read is scoped to the session's account. */
-export const consoleRouter = ct.router({
+/** The search procedure alone: the sandbox button calls it without importing the router this one is part of. */
+const sandbox = router({ search });
+
+/**
+ * What the signed-in account sees in the developer console, the `console` part of AppRouter;
+ * every read is scoped to the session's account (trpc.ts says who may call it).
+ */
+export const consoleRouter = router({
   overview: sessionProcedure.query(async ({ ctx }) => {
     const row = await ctx.store.overview(ctx.session.accountId);
     if (!row) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
@@ -65,8 +72,6 @@ export const consoleRouter = ct.router({
     const principal = await ctx.deps.keys.forAccount(ctx.session.accountId, `console:${ctx.session.accountId}`, 'sandbox');
     if (!principal) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
     const call = { ...createContext(ctx.deps, { transport: 'console', requestId: ctx.requestId, authorization: null, clientAddress: ctx.clientAddress }), principal: { ...principal, keyPrefix: 'console' } };
-    return appRouter.createCaller(call).search({ location: input.location, limit: 5 });
+    return sandbox.createCaller(call).search({ location: input.location, limit: 5 });
   }),
 });
-
-export type ConsoleRouter = typeof consoleRouter;

@@ -1,50 +1,30 @@
-import { initTRPC } from '@trpc/server';
-import type { Deps } from '../../deps.js';
-import { errorBody, ServiceError } from '../../domain/errors.js';
 import type { ConsoleSession, ConsoleStore } from '../../adapters/postgres/console-store.js';
-import { toServiceError, toTRPCError } from '../errors.js';
-import { describeFailure } from '../dependency-errors.js';
+import { ServiceError } from '../../domain/errors.js';
+import { mapErrors } from '../middleware/errors.js';
+import { t } from '../trpc.js';
 
 /**
- * The console's own tRPC instance: its context is a browser session (cookie), never an API key,
- * so it cannot share the API pipeline's context type. Errors carry the same `apiError` body.
+ * What the console face (/console/trpc) adds to a call's context: the session its cookie names
+ * (null when there is none or it expired) and the X-CSRF-Token header as sent. No other face sets
+ * it, so on /trpc, REST or MCP a console procedure finds nothing to run as.
  */
-export interface ConsoleContext {
-  deps: Deps;
+export interface ConsoleCall {
   store: ConsoleStore;
-  requestId: string;
-  /** The session named by the cookie, or null when there is none (or it expired). */
   session: ConsoleSession | null;
-  clientAddress: string;
-  /** The X-CSRF-Token header as sent. */
   csrfHeader: string | null;
 }
 
-export const ct = initTRPC.context<ConsoleContext>().create({
-  isDev: false,
-  errorFormatter({ shape, error, ctx }) {
-    const apiError = errorBody(toServiceError(error), ctx?.requestId ?? 'req_unknown', ctx?.deps.config.publicUrl ?? '');
-    return { ...shape, data: { ...shape.data, stack: undefined, apiError } };
-  },
-});
-
-/** Every failure leaves as a TRPCError whose cause is a ServiceError (same table as the API). */
-const mapConsoleErrors = ct.middleware(async ({ ctx, path, next, getRawInput }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const err = toServiceError(result.error, await getRawInput().catch(() => undefined));
-  if (err.code === 'internal_error') ctx.deps.log.error({ requestId: ctx.requestId, path, ...describeFailure(result.error.cause ?? result.error) }, 'internal error');
-  throw toTRPCError(err);
-});
-
 /**
- * Every console call needs a live session and its CSRF token in a header: the SameSite=Strict
- * cookie already stays home on cross-site requests, and the header is a second lock that a form
- * or an <img> on another site cannot forge.
+ * Every console procedure: a browser session, never an API key. Called from any other face it
+ * answers "not found", as for a procedure that does not exist, so nothing about it leaks there.
+ * The session also needs its CSRF token in a header: the SameSite=Strict cookie already stays home
+ * on cross-site requests, and the header is a second lock that a form on another site cannot forge.
  */
-export const sessionProcedure = ct.procedure.use(mapConsoleErrors).use(({ ctx, next }) => {
-  const session = ctx.session;
+export const sessionProcedure = t.procedure.use(mapErrors).use(({ ctx, path, next }) => {
+  const call = ctx.console;
+  if (!call) throw new ServiceError('not_found', `No procedure ${JSON.stringify(path)} here.`);
+  const session = call.session;
   if (!session) throw new ServiceError('unauthenticated', 'Sign in to the console first.');
-  if (ctx.csrfHeader !== session.csrf) throw new ServiceError('permission_denied', 'The X-CSRF-Token header is missing or does not match this session. Reload the console.', { param: 'X-CSRF-Token' });
-  return next({ ctx: { ...ctx, session } });
+  if (call.csrfHeader !== session.csrf) throw new ServiceError('permission_denied', 'The X-CSRF-Token header is missing or does not match this session. Reload the console.', { param: 'X-CSRF-Token' });
+  return next({ ctx: { session, store: call.store } });
 });

@@ -28,5 +28,6 @@ export const authenticate = t.middleware(async ({ ctx, next }) => {
     throw unauthenticated();
   }
   ctx.res.keyPrefix = principal.keyPrefix;
+  ctx.deps.keyUse.touch(principal.keyId);
   return next({ ctx: { principal } });
 });
