@@ -1,20 +1,21 @@
 /**
- * The developer console's account-wide reads at a million ledger rows: 30-day usage per day and
- * operation, and the 50 newest billed requests, for one account among 1,000 (1,000 rows each;
- * the ledger is one table for every account). Baseline: the same query with the
- * (account_id, created_at) index of migration 0012 dropped, so only the older account_id index
- * serves it. Medians over rounds alternating both sides; the figure is the ratio and the ms.
- *   npx tsx bench/console-usage.ts     (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432; about 1 minute)
+ * The developer console's account-wide reads at a million ledger rows: 30-day usage per day split
+ * by operation and by platform, and the 50 newest billed requests with and without filters
+ * (operation, a rarely used platform, the rare 'partial' outcome). Two accounts among 1,000: a
+ * typical one (~900 rows) and a heavy one holding a tenth of the ledger (100,000 rows). Baseline:
+ * the same query with the partial billed index of migration 0013 dropped, so the
+ * (account_id, created_at) index of 0012 serves it. Medians over rounds alternating both sides.
+ *   npx tsx bench/console-usage.ts     (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432; a few minutes)
  */
 import postgres from 'postgres';
 import { connect } from '../src/adapters/postgres/db.js';
-import { createConsoleStore } from '../src/adapters/postgres/console-store.js';
+import { createConsoleUsage } from '../src/adapters/postgres/console-usage.js';
 import { createTestDatabase } from '../test/support/db.js';
 
 const ACCOUNTS = 1_000;
-const ROWS_PER_ACCOUNT = 1_000;
-const ROUNDS = 7;
-const CALLS = 20;
+const ROWS = 1_000_000;
+const ROUNDS = 5;
+const CALLS = 10;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -27,42 +28,56 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 const db = await createTestDatabase();
 const sql = postgres(db.url, { max: 1, onnotice: () => {} });
 const database = connect(db.url, 2);
+const BILLED_INDEX = `create index credit_ledger_billed_idx on credit_ledger (account_id, created_at desc, id desc) where amount < 0 and (entry_key like 'req:%' or entry_key like 'job:%')`;
 try {
   const seedStart = performance.now();
   await sql`insert into accounts (id, email, plan) select 'acct_' || g, 'u' || g || '@example.com', 'pro' from generate_series(1, ${ACCOUNTS}) g`;
-  // Rows spread over 60 days, interleaved across accounts as real traffic would be.
+  // Rows over 60 days, interleaved across accounts as real traffic would be; acct_1 has every
+  // tenth row. Searches ask two or three platforms; tripadvisor appears in 1 row of 100 and the
+  // 'partial' outcome in 1 of 20; one row in 50 is a grant (not usage).
   await sql`
-    insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at)
-    select 'acct_' || (g % ${ACCOUNTS} + 1), 'req:req_' || g, -(1 + g % 20), 0,
+    insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at, platforms, platform_credits, status)
+    select case when g % 10 = 0 then 'acct_1' else 'acct_' || (g % ${ACCOUNTS - 1} + 2) end,
+           case when g % 50 = 0 then 'grant:' || g else 'req:req_' || g end,
+           case when g % 50 = 0 then 100 else -(2 + g % 6) end, 0,
            (array['search','price','reviews','availability','listing','priceCompare'])[1 + g % 6],
-           now() - (g % 86400 * 60 || ' seconds')::interval
-    from generate_series(1, ${ACCOUNTS * ROWS_PER_ACCOUNT}) g`;
+           now() - (g % 86400 * 60 || ' seconds')::interval,
+           case when g % 100 = 7 then array['airbnb','tripadvisor'] when g % 3 = 0 then array['airbnb','booking','vrbo'] else array['booking','google'] end,
+           case when g % 100 = 7 then array[1, 1 + g % 6] when g % 3 = 0 then array[1, 1, g % 6] else array[1, 1 + g % 6] end,
+           case when g % 20 = 3 then 'partial' else 'complete' end
+    from generate_series(1, ${ROWS}) g`;
   await sql`analyze credit_ledger`;
   const seedSeconds = (performance.now() - seedStart) / 1000;
 
-  const store = createConsoleStore(database.db);
+  const usage = createConsoleUsage(database.db);
   const since = new Date(Date.now() - 30 * 86_400_000);
-  const subjects = {
-    usage: () => store.usage('acct_42', since),
-    requests: () => store.billedRequests('acct_42', null, 50),
-    'requests (one operation)': () => store.billedRequests('acct_42', 'search', 50),
-  };
+  const none = { operation: null, platform: null, status: null };
   const [{ count }] = await sql<[{ count: string }]>`select count(*)::text as count from credit_ledger`;
-  console.log(`ledger rows: ${count} (${ACCOUNTS} accounts); seeded in ${seedSeconds.toFixed(1)} s`);
-  console.log((await sql`explain ${sql.unsafe(`select reason, count(*) from credit_ledger where account_id = 'acct_42' and created_at >= now() - interval '30 days' and amount < 0 group by 1`)}`).map((r) => r['QUERY PLAN']).join('\n'));
-  for (const [name, fn] of Object.entries(subjects)) {
-    const withIndex: number[] = [];
-    const without: number[] = [];
-    await fn(); // warm
-    for (let round = 0; round < ROUNDS; round++) {
-      withIndex.push(await timed(fn));
-      await sql`drop index credit_ledger_account_created_idx`;
-      without.push(await timed(fn));
-      await sql`create index credit_ledger_account_created_idx on credit_ledger (account_id, created_at)`;
+  const perAccount = await sql<{ account_id: string; n: string }[]>`select account_id, count(*)::text as n from credit_ledger where account_id in ('acct_1', 'acct_42') group by 1 order by 1`;
+  console.log(`ledger rows: ${count} (${ACCOUNTS} accounts; ${perAccount.map((r) => `${r.account_id} ${r.n}`).join(', ')}); seeded in ${seedSeconds.toFixed(1)} s`);
+  for (const account of ['acct_42', 'acct_1']) {
+    const subjects = {
+      'usage by operation': () => usage.byOperation(account, since),
+      'usage by platform': () => usage.byPlatform(account, since),
+      'requests, newest 50': () => usage.billedRequests(account, none, 50),
+      'requests, operation=price': () => usage.billedRequests(account, { ...none, operation: 'price' }, 50),
+      'requests, platform=tripadvisor': () => usage.billedRequests(account, { ...none, platform: 'tripadvisor' }, 50),
+      'requests, status=partial': () => usage.billedRequests(account, { ...none, status: 'partial' }, 50),
+    };
+    for (const [name, fn] of Object.entries(subjects)) {
+      const withIndex: number[] = [];
+      const without: number[] = [];
+      await fn(); // warm
+      for (let round = 0; round < ROUNDS; round++) {
+        withIndex.push(await timed(fn));
+        await sql`drop index credit_ledger_billed_idx`;
+        without.push(await timed(fn));
+        await sql.unsafe(BILLED_INDEX);
+      }
+      const a = median(withIndex);
+      const b = median(without);
+      console.log(`${account.padEnd(8)} ${name.padEnd(31)} billed index ${a.toFixed(2).padStart(7)} ms   0012 index only ${b.toFixed(2).padStart(7)} ms   ratio ${(b / a).toFixed(2)}x`);
     }
-    const a = median(withIndex);
-    const b = median(without);
-    console.log(`${name.padEnd(26)} with index ${a.toFixed(2)} ms   account_id index only ${b.toFixed(2)} ms   ratio ${(b / a).toFixed(2)}x`);
   }
 } finally {
   await database.close();

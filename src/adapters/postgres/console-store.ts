@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from './db.js';
+import { createConsoleUsage } from './console-usage.js';
 import { accounts, apiKeys, asyncJobs, consoleSessions } from './schema.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -16,6 +17,8 @@ export interface ConsoleSession {
  */
 export function createConsoleStore(db: Db) {
   return {
+    usage: createConsoleUsage(db),
+
     async credentials(email: string): Promise<{ accountId: string; passwordHash: string | null } | null> {
       const [row] = await db.select({ id: accounts.id, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, email.trim().toLowerCase()));
       return row ? { accountId: row.id, passwordHash: row.passwordHash } : null;
@@ -59,7 +62,7 @@ export function createConsoleStore(db: Db) {
 
     async keys(accountId: string) {
       return db
-        .select({ keyId: apiKeys.id, prefix: apiKeys.prefix, env: apiKeys.env, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+        .select({ keyId: apiKeys.id, prefix: apiKeys.prefix, env: apiKeys.env, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt })
         .from(apiKeys)
         .where(eq(apiKeys.accountId, accountId))
         .orderBy(desc(apiKeys.createdAt));
@@ -69,31 +72,6 @@ export function createConsoleStore(db: Db) {
     async ownsKey(accountId: string, keyId: string): Promise<boolean> {
       const [row] = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)));
       return Boolean(row);
-    },
-
-    /**
-     * Credits charged per UTC day and operation since `since` (charges only: negative amounts).
-     * Reads one account's range of the (account_id, created_at) index.
-     */
-    async usage(accountId: string, since: Date) {
-      const { rows } = await db.execute<{ day: string; operation: string; calls: string; credits: string }>(sql`
-        select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day, reason as operation,
-               count(*)::text as calls, (-sum(amount))::text as credits
-        from credit_ledger
-        where account_id = ${accountId} and created_at >= ${since} and amount < 0 and entry_key like 'req:%'
-        group by 1, 2 order by 1, 2`);
-      return rows.map((r) => ({ day: r.day, operation: r.operation, calls: Number(r.calls), credits: Number(r.credits) }));
-    },
-
-    /** The newest billed requests, optionally of one operation. */
-    async billedRequests(accountId: string, operation: string | null, limit: number) {
-      const { rows } = await db.execute<{ entry_key: string; operation: string; credits: string; at: Date }>(sql`
-        select entry_key, reason as operation, (-amount)::text as credits, created_at as at
-        from credit_ledger
-        where account_id = ${accountId} and amount < 0 and entry_key like 'req:%'
-          ${operation ? sql`and reason = ${operation}` : sql``}
-        order by created_at desc, id desc limit ${limit}`);
-      return rows.map((r) => ({ requestId: r.entry_key.slice('req:'.length), operation: r.operation, credits: Number(r.credits), at: new Date(r.at).toISOString() }));
     },
 
     async jobs(accountId: string, limit: number) {

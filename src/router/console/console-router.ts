@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/plans.js';
+import { OPERATIONS, PLATFORMS } from '../../domain/platforms.js';
 import { createContext } from '../context.js';
 import { router } from '../procedure.js';
 import { search } from '../procedures/search.js';
@@ -32,7 +33,7 @@ export const consoleRouter = router({
 
   keys: sessionProcedure.query(async ({ ctx }) => {
     const rows = await ctx.store.keys(ctx.session.accountId);
-    return rows.map((k) => ({ keyId: k.keyId, prefix: k.prefix, env: k.env, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null }));
+    return rows.map((k) => ({ keyId: k.keyId, prefix: k.prefix, env: k.env, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null, lastUsedAt: k.lastUsedAt?.toISOString() ?? null }));
   }),
 
   /** The key itself is in this answer only: it is stored as a hash. */
@@ -48,16 +49,25 @@ export const consoleRouter = router({
     return { keyId: input.keyId, revoked: true as const };
   }),
 
-  /** Credits charged per UTC day and operation over the last 30 days. */
+  /** Credits charged per UTC day over the last 30 days, split by operation and by platform. */
   usage: sessionProcedure.query(async ({ ctx }) => {
     const now = ctx.deps.clock.now();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY_MS);
-    return { since: since.toISOString().slice(0, 10), days: await ctx.store.usage(ctx.session.accountId, since) };
+    const [byOperation, byPlatform] = await Promise.all([ctx.store.usage.byOperation(ctx.session.accountId, since), ctx.store.usage.byPlatform(ctx.session.accountId, since)]);
+    return { since: since.toISOString().slice(0, 10), byOperation, byPlatform };
   }),
 
+  /** The newest billed requests (and jobs), filtered by operation, platform and outcome. */
   requests: sessionProcedure
-    .input(z.object({ operation: z.string().max(40).nullable().default(null), limit: z.number().int().min(1).max(200).default(50) }))
-    .query(({ ctx, input }) => ctx.store.billedRequests(ctx.session.accountId, input.operation, input.limit)),
+    .input(
+      z.object({
+        operation: z.enum(OPERATIONS).nullable().default(null),
+        platform: z.enum(PLATFORMS).nullable().default(null),
+        status: z.enum(['complete', 'partial']).nullable().default(null),
+        limit: z.number().int().min(1).max(200).default(50),
+      }),
+    )
+    .query(({ ctx, input }) => ctx.store.usage.billedRequests(ctx.session.accountId, input, input.limit)),
 
   jobs: sessionProcedure.query(({ ctx }) => ctx.store.jobs(ctx.session.accountId, 50)),
 
