@@ -1,6 +1,8 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-// Types flow from the server's router: a change to a procedure's output breaks this project's type-check.
-import type { ConsoleRouter } from '../../src/router/console/console-router.js';
+// Types flow from AppRouter through the declarations `npm run build:types` emits (dist/types),
+// the same a dashboard outside this repository compiles against: a change to a console
+// procedure's output breaks this project's type-check (test/contract/console-types.test.ts).
+import type { AppRouter } from '../../dist/types/index.js';
 
 /** The session's CSRF token, sent as a header on every call (the cookie itself is HttpOnly). */
 let csrf = '';
@@ -8,9 +10,10 @@ export const setCsrf = (token: string) => {
   csrf = token;
 };
 
-export const api = createTRPCClient<ConsoleRouter>({
+/** AppRouter's `console` part: /console/trpc serves those procedures only, to the session. */
+export const api = createTRPCClient<AppRouter>({
   links: [httpLink({ url: '/console/trpc', headers: () => ({ 'X-CSRF-Token': csrf }) })],
-});
+}).console;
 
 export interface SessionState {
   signedIn: boolean;

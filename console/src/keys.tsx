@@ -32,20 +32,21 @@ export function Keys() {
       {create.isError && <p className="err" role="alert">{messageOf(create.error)}</p>}
       {created && (
         <div className="secret" role="status">
-          <p>Copy this key now: it is not shown again.</p>
+          <p>Copy this key now: it is not shown again. "Last used" is updated about once a minute.</p>
           <code data-testid="new-key">{created.key}</code>
           <button type="button" onClick={() => void navigator.clipboard?.writeText(created.key)}>Copy</button>
           <button type="button" onClick={() => setCreated(null)}>Done</button>
         </div>
       )}
       <table className="keys">
-        <thead><tr><th>Prefix</th><th>Kind</th><th>Created</th><th>Status</th><th /></tr></thead>
+        <thead><tr><th>Prefix</th><th>Kind</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
         <tbody>
           {keys.data?.map((k) => (
             <tr key={k.keyId} data-key-prefix={k.prefix}>
               <td><code>{k.prefix}…</code></td>
               <td>{k.env}</td>
               <td>{k.createdAt.slice(0, 10)}</td>
+              <td data-testid="last-used">{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
               <td>{k.revokedAt ? `revoked ${k.revokedAt.slice(0, 10)}` : 'active'}</td>
               <td>
                 {!k.revokedAt && confirming !== k.keyId && <button type="button" onClick={() => setConfirming(k.keyId)}>Revoke</button>}
