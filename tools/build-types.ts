@@ -7,14 +7,20 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = 'contract/trpc.d.ts';
 
 /**
+ * Changes to source files, by path from the repository root, applied as the program reads them:
+ * a test emits the declarations of a changed procedure without touching the file.
+ */
+export type SourceEdits = Record<string, (text: string) => string>;
+
+/**
  * `npm run build:types`: the declarations of src/contract/trpc.ts and only the files they import
  * (a handful, none of them importing anything but @trpc/server), plus an index exporting
  * `AppRouter`. A dashboard copies or installs the folder and compiles with @trpc/client alone.
  * Returns the files written, relative to `outDir`.
  */
-export function buildTypes(outDir = join(ROOT, 'dist/types')): string[] {
+export function buildTypes(outDir = join(ROOT, 'dist/types'), edits: SourceEdits = {}): string[] {
   const emitted = new Map<string, string>();
-  const program = ts.createProgram([join(ROOT, 'src/contract/trpc.ts')], {
+  const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -25,7 +31,15 @@ export function buildTypes(outDir = join(ROOT, 'dist/types')): string[] {
     rootDir: join(ROOT, 'src'),
     outDir: '/out',
     types: ['node'],
-  });
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.readFile.bind(host);
+  host.readFile = (file) => {
+    const text = read(file);
+    const edit = edits[relative(ROOT, resolve(file)).split('\\').join('/')];
+    return text !== undefined && edit ? edit(text) : text;
+  };
+  const program = ts.createProgram([join(ROOT, 'src/contract/trpc.ts')], options, host);
   const result = program.emit(undefined, (file, text) => emitted.set(posix.relative('/out', file), text));
   const errors = ts.getPreEmitDiagnostics(program).concat(result.diagnostics).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) throw new Error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
