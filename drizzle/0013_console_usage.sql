@@ -12,9 +12,22 @@ ALTER TABLE "credit_ledger" ADD COLUMN IF NOT EXISTS "status" text;
 ALTER TABLE "credit_ledger" ADD COLUMN IF NOT EXISTS "key_id" text;
 --> statement-breakpoint
 -- The console's reads are of billed requests only (debits of requests and jobs), newest first:
--- a partial index that holds nothing else, so grants and adjustments never have to be skipped.
-CREATE INDEX IF NOT EXISTS "credit_ledger_billed_idx" ON "credit_ledger" ("account_id", "created_at" DESC, "id" DESC)
+-- partial indexes that hold nothing else, so grants and adjustments never have to be skipped.
+-- The 30-day usage by operation is an index-only scan of the first (amount and reason included).
+CREATE INDEX IF NOT EXISTS "credit_ledger_billed_idx" ON "credit_ledger" ("account_id", "created_at" DESC, "id" DESC) INCLUDE ("amount", "reason")
   WHERE "amount" < 0 AND ("entry_key" LIKE 'req:%' OR "entry_key" LIKE 'job:%');
+--> statement-breakpoint
+-- Recent requests of one operation: a top-N walk however rarely the account calls it.
+CREATE INDEX IF NOT EXISTS "credit_ledger_billed_operation_idx" ON "credit_ledger" ("account_id", "reason", "created_at" DESC, "id" DESC)
+  WHERE "amount" < 0 AND ("entry_key" LIKE 'req:%' OR "entry_key" LIKE 'job:%');
+--> statement-breakpoint
+-- Recent partial answers: rare, so this index is small and costs a write only when one happens.
+CREATE INDEX IF NOT EXISTS "credit_ledger_billed_partial_idx" ON "credit_ledger" ("account_id", "created_at" DESC, "id" DESC)
+  WHERE "amount" < 0 AND ("entry_key" LIKE 'req:%' OR "entry_key" LIKE 'job:%') AND "status" = 'partial';
+--> statement-breakpoint
+-- Superseded by credit_ledger_billed_idx for the console; the CLI's per-account reads use
+-- credit_ledger_account_idx. One index fewer to maintain on every debit.
+DROP INDEX IF EXISTS "credit_ledger_account_created_idx";
 --> statement-breakpoint
 -- Written at most once a minute per key and process (key-last-use.ts), never on the request's path.
 ALTER TABLE "api_keys" ADD COLUMN IF NOT EXISTS "last_used_at" timestamp with time zone;

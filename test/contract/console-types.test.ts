@@ -43,5 +43,4 @@ describe('the console type-checks against the emitted AppRouter', () => {
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.every((e) => e.startsWith('/console/src/overview.tsx') && e.includes("'balance'"))).toBe(true);
   }, 180_000);
-
 });

@@ -19,7 +19,7 @@ async function session(email: string, password: string): Promise<{ cookie: strin
 }
 
 const call = (path: string, s: { cookie?: string; csrf?: string }, body?: unknown) =>
-  fetch(`${app.baseUrl}/console/trpc/${path}`, {
+  fetch(`${app.baseUrl}/console/trpc/console.${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { ...(s.cookie ? { Cookie: s.cookie } : {}), ...(s.csrf ? { 'X-CSRF-Token': s.csrf } : {}), 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -49,7 +49,7 @@ describe('console sessions and router', () => {
     expect(await apiError(noCsrf)).toMatchObject({ code: 'permission_denied', param: 'X-CSRF-Token' });
     // An API key is no console credential.
     const { key } = await app.deps.admin.createKey(ana, 'sandbox');
-    const withKey = await fetch(`${app.baseUrl}/console/trpc/overview`, { headers: { Authorization: `Bearer ${key}` } });
+    const withKey = await fetch(`${app.baseUrl}/console/trpc/console.overview`, { headers: { Authorization: `Bearer ${key}` } });
     expect(withKey.status).toBe(401);
   });
 

@@ -6,7 +6,7 @@ import type { Db } from './db.js';
  * Grants and adjustments are ledger rows too, but not usage.
  */
 const BILLED = sql`amount < 0 and (entry_key like 'req:%' or entry_key like 'job:%')`;
-const DAY = sql`to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD')`;
+const DAY = sql`date_trunc('day', created_at at time zone 'UTC')`;
 
 export interface BilledRequestFilter {
   operation: string | null;
@@ -17,27 +17,37 @@ export interface BilledRequestFilter {
 /** The console's account-wide reads of the ledger, each one statement over one account's range of the billed index. */
 export function createConsoleUsage(db: Db) {
   return {
-    /** Credits and calls per UTC day and operation since `since`. */
+    /**
+     * Credits and calls per UTC day and operation since `since`: an index-only scan of
+     * credit_ledger_billed_idx, grouped by day before any formatting.
+     */
     async byOperation(accountId: string, since: Date) {
       const { rows } = await db.execute<{ day: string; operation: string; calls: string; credits: string }>(sql`
-        select ${DAY} as day, reason as operation, count(*)::text as calls, (-sum(amount))::text as credits
-        from credit_ledger
-        where account_id = ${accountId} and created_at >= ${since} and ${BILLED}
-        group by 1, 2 order by 1, 2`);
+        select to_char(day, 'YYYY-MM-DD') as day, operation, calls::text, credits::text from (
+          select ${DAY} as day, reason as operation, count(*) as calls, -sum(amount) as credits
+          from credit_ledger
+          where account_id = ${accountId} and created_at >= ${since} and ${BILLED}
+          group by 1, 2) per_day
+        order by 1, 2`);
       return rows.map((r) => ({ day: r.day, operation: r.operation, calls: Number(r.calls), credits: Number(r.credits) }));
     },
 
     /**
-     * Credits per UTC day and platform since `since`, split exactly by the per-platform credits the
-     * debit recorded. A debit from before those were recorded counts as platform "unrecorded".
+     * Credits per UTC day and platform since `since`, split exactly by the per-platform credits
+     * each debit recorded. Debits are first counted per day and platform mix (a handful of rows),
+     * then unnested. A debit from before those were recorded counts as platform "unrecorded".
      */
     async byPlatform(accountId: string, since: Date) {
       const { rows } = await db.execute<{ day: string; platform: string; credits: string }>(sql`
-        select ${DAY} as day, coalesce(p.platform, 'unrecorded') as platform, sum(coalesce(p.credits, -amount))::text as credits
-        from credit_ledger
-        left join lateral unnest(platforms, platform_credits) as p(platform, credits) on true
-        where account_id = ${accountId} and created_at >= ${since} and ${BILLED}
-        group by 1, 2 having sum(coalesce(p.credits, -amount)) > 0 order by 1, 2`);
+        with mixes as (
+          select ${DAY} as day, platforms, platform_credits, count(*) as n, -sum(amount) as total
+          from credit_ledger
+          where account_id = ${accountId} and created_at >= ${since} and ${BILLED}
+          group by 1, 2, 3)
+        select to_char(day, 'YYYY-MM-DD') as day, coalesce(p.platform, 'unrecorded') as platform, sum(coalesce(p.credits * n, total))::text as credits
+        from mixes left join lateral unnest(platforms, platform_credits) as p(platform, credits) on true
+        group by mixes.day, 2 having sum(coalesce(p.credits * n, total)) > 0
+        order by 1, 2`);
       return rows.map((r) => ({ day: r.day, platform: r.platform, credits: Number(r.credits) }));
     },
 

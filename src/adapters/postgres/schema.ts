@@ -52,12 +52,14 @@ export const creditLedger = pgTable(
     status: text('status'),
     keyId: text('key_id'),
   },
+  // The billed indexes of migration 0013 (the first also INCLUDEs amount and reason, which drizzle cannot declare).
   (t) => [
     index('credit_ledger_account_idx').on(t.accountId),
-    index('credit_ledger_account_created_idx').on(t.accountId, t.createdAt),
-    index('credit_ledger_billed_idx')
+    index('credit_ledger_billed_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()).where(sql`${t.amount} < 0 and (${t.entryKey} like 'req:%' or ${t.entryKey} like 'job:%')`),
+    index('credit_ledger_billed_operation_idx').on(t.accountId, t.reason, t.createdAt.desc(), t.id.desc()).where(sql`${t.amount} < 0 and (${t.entryKey} like 'req:%' or ${t.entryKey} like 'job:%')`),
+    index('credit_ledger_billed_partial_idx')
       .on(t.accountId, t.createdAt.desc(), t.id.desc())
-      .where(sql`${t.amount} < 0 and (${t.entryKey} like 'req:%' or ${t.entryKey} like 'job:%')`),
+      .where(sql`${t.amount} < 0 and (${t.entryKey} like 'req:%' or ${t.entryKey} like 'job:%') and ${t.status} = 'partial'`),
   ],
 );
 
