@@ -62,6 +62,7 @@ export function Keys() {
           ))}
         </tbody>
       </table>
+      {keys.data?.length === 0 && <p className="muted">No keys yet: create one above.</p>}
       {revoke.isError && <p className="err" role="alert">{messageOf(revoke.error)}</p>}
     </section>
   );

@@ -42,12 +42,12 @@ export function Requests() {
           <tbody>
             {requests.data?.map((r) => (
               <tr key={r.requestId} data-request-id={r.requestId}>
-                <td>{r.at.slice(0, 16).replace('T', ' ')}</td>
-                <td><code>{r.requestId}</code></td>
-                <td>{r.operation}</td>
-                <td>{r.platforms.join(', ') || '—'}</td>
-                <td className={r.status === 'partial' ? 'warn' : undefined}>{r.status ?? '—'}</td>
-                <td>{r.credits}</td>
+                <td className="when">{r.at.slice(0, 16).replace('T', ' ')}</td>
+                <td className="id"><code>{r.requestId}</code></td>
+                <td className="op">{r.operation}</td>
+                <td className="platforms">{r.platforms.join(', ') || '—'}</td>
+                <td className={r.status === 'partial' ? 'status warn' : 'status'}>{r.status ?? '—'}</td>
+                <td className="credits">{r.credits}</td>
               </tr>
             ))}
           </tbody>

@@ -14,7 +14,13 @@ let accountId: string;
 /** Credits charged per operation over the seeded days, as the chart should total them. */
 let seededCharges = 0;
 
-/** Past billed requests on several days: the ledger refuses UPDATE, so rows are appended with their dates. */
+/** Each seeded operation's platforms; a search's credits are split between its two. */
+const PLATFORMS_OF: Record<string, string[]> = { search: ['airbnb', 'booking'], price: ['vrbo'], reviews: ['google'] };
+
+/**
+ * Past billed requests on several days, with the platforms and outcome a debit records: the ledger
+ * refuses UPDATE, so rows are appended with their dates. Every fifth search is a partial answer.
+ */
 async function seedLedger(sql: TestApp['sql'], account: string, now: Date): Promise<number> {
   const ops = ['search', 'price', 'reviews'];
   let balance = 5000;
@@ -26,7 +32,11 @@ async function seedLedger(sql: TestApp['sql'], account: string, now: Date): Prom
       const credits = 5 * (i + 1) + (day % 4);
       balance -= credits;
       charged += credits;
-      await sql`insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at) values (${account}, ${`req:req_seed_${day}_${op}`}, ${-credits}, ${balance}, ${op}, ${new Date(now.getTime() - day * 86_400_000)})`;
+      const platforms = PLATFORMS_OF[op]!;
+      const split = platforms.length === 2 ? [Math.ceil(credits / 2), Math.floor(credits / 2)] : [credits];
+      const status = op === 'search' && day % 5 === 0 ? 'partial' : 'complete';
+      await sql`insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, created_at, platforms, platform_credits, status)
+        values (${account}, ${`req:req_seed_${day}_${op}`}, ${-credits}, ${balance}, ${op}, ${new Date(now.getTime() - day * 86_400_000)}, ${platforms}, ${split}, ${status})`;
     }
   }
   await sql`update accounts set credit_balance = ${balance} where id = ${account}`;
@@ -95,7 +105,26 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
       return coloured;
     });
     expect(painted).toBeGreaterThan(200); // coloured lines, not an empty frame
-    expect(await page.locator('table >> text=req_seed_1_search').count()).toBe(1);
+
+    // The same credits split by platform: one legend entry per seeded platform.
+    await page.getByRole('button', { name: 'By platform' }).click();
+    await page.waitForSelector('[data-testid=usage-chart][data-split=platform] canvas');
+    const platformLegend = await page.locator('[data-testid=usage-chart] .u-legend .u-label').allTextContents();
+    expect(platformLegend).toEqual(expect.arrayContaining(['airbnb', 'booking', 'google', 'vrbo']));
+    expect(platformLegend).not.toContain('search');
+
+    // Billed requests with their platforms and outcome, and the filters.
+    const newest = page.locator('tr[data-request-id="req_seed_1_search"]');
+    await expect.poll(() => newest.textContent()).toContain('airbnb, booking');
+    expect(await page.locator('tr[data-request-id="req_seed_5_search"] td').nth(4).textContent()).toBe('partial');
+    await page.selectOption('select[name=status]', 'partial');
+    await expect.poll(() => page.locator('table.requests tbody tr').count()).toBe(3); // searches of days 20, 10 and 5 (day 15 has none)
+    await page.selectOption('select[name=status]', '');
+    await page.selectOption('select[name=platform]', 'vrbo');
+    await expect.poll(async () => new Set(await page.locator('table.requests tbody tr td:nth-child(3)').allTextContents())).toEqual(new Set(['price']));
+    await page.screenshot({ path: `${SHOTS}/desktop-platforms.png`, fullPage: true });
+    await page.selectOption('select[name=platform]', '');
+    await page.getByRole('button', { name: 'By operation' }).click();
 
     // A key created in the console works on /v1 ...
     await page.click('text=New sandbox key');
@@ -110,7 +139,7 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     const row = page.locator(`tr[data-key-prefix="${key.slice(0, 15)}"]`); // the list shows prefixes only
     await row.getByRole('button', { name: 'Revoke', exact: true }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
-    await expect.poll(() => row.locator('td').nth(3).textContent()).toContain('revoked');
+    await expect.poll(() => row.locator('td').nth(4).textContent()).toContain('revoked');
     expect((await app.get('/v1/account', key)).status).toBe(401);
 
     // The sandbox button shows the JSON a sandbox key would get.
@@ -133,6 +162,11 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     // Nothing wider than the screen: the page does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/phone.png`, fullPage: true });
+    await page.locator('section[aria-labelledby=usage-title]').screenshot({ path: `${SHOTS}/phone-usage.png` });
+    await page.getByRole('button', { name: 'By platform' }).click();
+    await page.waitForSelector('[data-testid=usage-chart][data-split=platform] canvas');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.locator('section[aria-labelledby=requests-title]').screenshot({ path: `${SHOTS}/phone-requests.png` });
     await page.click('text=Run sandbox search');
     await page.waitForSelector('[data-testid=sandbox-json]');
     await page.locator('section[aria-labelledby=sandbox-title]').screenshot({ path: `${SHOTS}/phone-sandbox.png` });
