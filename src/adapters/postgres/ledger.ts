@@ -20,6 +20,8 @@ const UNIQUE_VIOLATION = '23505';
 export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostResult> {
   const { accountId, entryKey, amount, reason } = entry;
   // The console's columns ride in the same statement: no extra round trip on the billed path.
+  // Array literals, since drizzle would spread a JS array into a parameter list; platform names
+  // are a closed set of plain words, and quoting each element keeps any of them one element.
   const platforms = entry.platforms ? `{${entry.platforms.map((p) => `"${p.platform.replace(/["\\]/g, '')}"`).join(',')}}` : null;
   const platformCredits = entry.platforms ? `{${entry.platforms.map((p) => Math.trunc(p.credits)).join(',')}}` : null;
   try {
