@@ -32,6 +32,15 @@ export interface LegSpec<T> {
   runMs?: number | undefined;
 }
 
+/** A leg as it settles, for progress (issue 16): `of` is how many legs its call runs. */
+export interface SettledLeg {
+  platform: Platform;
+  status: LegStatus;
+  cached: boolean;
+  count: number;
+  of: number;
+}
+
 /** What legs run with: their deadline, the cache, the async projection and an observer. */
 export interface LegRuntime {
   legDeadlineMs: number;
@@ -43,6 +52,8 @@ export interface LegRuntime {
   /** Recent latency of a platform and operation, for legs without their own estimate. */
   expectedMs?(platform: Platform, operation: Operation): number;
   observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
+  /** Told as each leg settles, in order of completion, so a caller can report progress; absent: nobody listens. */
+  legSettled?(leg: SettledLeg): void;
   /**
    * Runs an uncached leg (the upstream call and its deadline) through the platform's circuit
    * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
@@ -161,6 +172,7 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
       const started = performance.now();
       const result = hit !== null && hit !== undefined ? outcome(spec, hit, true) : await fetchLeg(spec, runtime);
       runtime.observeLeg?.(spec.platform, spec.operation, result.status, result.cached, performance.now() - started);
+      runtime.legSettled?.({ platform: spec.platform, status: result.status, cached: result.cached, count: result.count, of: specs.length });
       return result;
     }),
   );

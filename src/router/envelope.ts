@@ -38,6 +38,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
             deps.metrics.observeFormatError(platform, operation);
           }
         : undefined,
+    ...(ctx.onLeg ? { legSettled: ctx.onLeg } : {}),
     observeLeg(platform, operation, status, cached, ms) {
       deps.metrics.observeLeg(platform, operation, status, cached, ms);
       if (!cached) deps.latency.observe(platform, operation, status, ms);

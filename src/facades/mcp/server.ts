@@ -12,7 +12,7 @@ import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { platformsNote } from '../../domain/capabilities.js';
-import { waitInline, type SendProgress } from './progress.js';
+import { createProgress, waitInline, type SendProgress } from './progress.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 import { clientAddress } from '../client-address.js';
 
@@ -43,10 +43,12 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
 }
 
 /** Runs one tool through the same tRPC procedure as REST, for an already authenticated principal. */
-export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, progress?: SendProgress): Promise<CallToolResult> {
+export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, send?: SendProgress): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
-  const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }), principal };
+  // With a progressToken, a call that fans out here reports each leg as it settles (issue 16).
+  const progress = send ? createProgress(send) : null;
+  const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }), principal, ...(progress ? { onLeg: progress.onLeg } : {}) };
   try {
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
     let result = await caller[tool.procedure]!(args ?? {});
@@ -55,8 +57,10 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
       const waited = await waitInline(ctx, result, progress);
       [result, accepted] = [waited.answer, !waited.inline];
     }
+    await progress?.flushed();
     return { content: [{ type: 'text', text: describeResult(tool, result, accepted) }], structuredContent: result };
   } catch (err) {
+    await progress?.flushed();
     // Tool errors carry the REST error body (same code, sub-code, param); no structuredContent,
     // which clients would check against the success schema.
     const body = errorBody(toServiceError(err), ctx.requestId, deps.config.publicUrl);
