@@ -49,6 +49,8 @@ export interface LegRuntime {
   parsed?: ParsedMemo;
   /** Calls whose uncached legs are projected to take longer answer 202 (spec 4.9); absent: never. */
   asyncThresholdMs?: number;
+  /** The caller asked for a job whatever the projection (an MCP task): even a cached call goes async. */
+  alwaysAsync?: boolean;
   /** Recent latency of a platform and operation, for legs without their own estimate. */
   expectedMs?(platform: Platform, operation: Operation): number;
   observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
@@ -160,11 +162,11 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
   const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache, runtime.parsed) : null)));
   runtime.preview?.(specs.map((s, i) => ({ platform: s.platform, cachedCount: hits[i] !== null && hits[i] !== undefined ? s.count(hits[i]) : null })));
   const misses = specs.filter((_, i) => hits[i] === null);
-  if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
+  if ((misses.length > 0 && runtime.asyncThresholdMs !== undefined) || runtime.alwaysAsync) {
     const projections = misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0);
-    const projected = Math.max(...projections);
-    const estimated = Math.max(...misses.map((s, i) => s.runMs ?? projections[i]!));
-    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
+    const projected = Math.max(0, ...projections);
+    const estimated = Math.max(0, ...misses.map((s, i) => s.runMs ?? projections[i]!));
+    if (runtime.alwaysAsync || projected > runtime.asyncThresholdMs!) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
   }
   return Promise.all(
     specs.map(async (spec, i) => {

@@ -49,6 +49,8 @@ export interface Context {
   dryRun?: boolean;
   /** Told as each platform leg settles (MCP progress, the worker's leg events); absent: nobody listens. */
   onLeg?: (leg: SettledLeg) => void;
+  /** Run as a job whatever the projection (an MCP task-augmented call, issue 16). */
+  alwaysAsync?: boolean;
   /** True once the caller's connection is gone: a call nobody will receive is not billed. */
   clientGone(): boolean;
 }
