@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, GetTaskPayloadRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { errorBody } from '../../domain/errors.js';
 import type { JobRecord, Principal } from '../../domain/service-ports.js';
 import { syncAnswerOf } from '../../router/middleware/prefer-wait.js';
-import { jobTaskStore, taskOf } from './tasks.js';
+import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
@@ -140,6 +140,8 @@ export function createMcpHandler(deps: Deps) {
       { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    // Replaces the SDK's tasks/result, which re-reads the task at its poll interval.
+    server.setRequestHandler(GetTaskPayloadRequestSchema, taskResultHandler(deps, principal, (job) => jobResult(deps, job)));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const token = request.params._meta?.progressToken;
       // With a progressToken the answer is an SSE stream carrying notifications/progress (issue 16).

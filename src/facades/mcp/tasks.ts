@@ -1,8 +1,11 @@
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import type { JobRecord, Principal } from '../../domain/service-ports.js';
 import { JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs.js';
+import { createContext } from '../../router/context.js';
+import { waitForJob } from '../../router/middleware/prefer-wait.js';
+import { isFinished } from '../../router/job-answer.js';
 
 /**
  * MCP Tasks (2025-11-25, experimental in SDK 1.32.2) over our async jobs: a task-augmented
@@ -51,5 +54,32 @@ export function jobTaskStore(deps: Deps, principal: Principal, resultOf: (job: J
     // The job runs to its end and is billed as the call would be; this server offers no tasks/cancel.
     updateTaskStatus: async () => refuse('Tasks on this server cannot be cancelled or changed: the job runs to its end.'),
     listTasks: async () => refuse('This server does not list tasks; keep the taskId from tools/call.'),
+  };
+}
+
+/** How long one wait of tasks/result lasts before it re-reads the job (the job's end event wakes it sooner). */
+const RESULT_WAIT_SECONDS = 30;
+
+/**
+ * tasks/result: blocks until the job ends, woken by the job's end event in whichever process
+ * ended it (as `Prefer: wait` is), instead of the SDK's default of re-reading the task at its
+ * poll interval; then answers the tool result, tagged with its task.
+ */
+export function taskResultHandler(deps: Deps, principal: Principal, resultOf: (job: JobRecord) => CallToolResult) {
+  return async (request: { params: { taskId: string } }, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+    const { taskId } = request.params;
+    const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress: undefined, signal: extra.signal }), principal };
+    for (;;) {
+      const job = await deps.jobs.find(taskId, { accountId: principal.accountId, keyEnv: principal.env }, deps.clock.now());
+      if (!job) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (isFinished(job)) {
+        const result = resultOf(job);
+        return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+      }
+      if (extra.signal.aborted) throw new McpError(ErrorCode.InvalidRequest, 'Request cancelled');
+      // Without the event connection (null), wait one poll interval rather than spin.
+      const waited = await waitForJob(ctx, taskId, RESULT_WAIT_SECONDS);
+      if (waited === null) await new Promise((resolve) => setTimeout(resolve, pollAfterSeconds(job, deps.clock.now()) * 1000));
+    }
   };
 }
