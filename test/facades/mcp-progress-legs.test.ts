@@ -3,23 +3,34 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { startWorker } from '../../src/job-worker.js';
+import type { JobRunner } from '../../src/adapters/jobs/runner.js';
 
 /**
  * Issue 16 item 4 on the live path: the worker announces each platform leg as it ends, and the
  * process holding the MCP call's SSE stream forwards it as notifications/progress, then the result.
- * The replay upstream's per-platform delays set the order in which the legs end.
+ * The replay upstream's per-platform delays set the order in which the legs end. `app` serves
+ * HTTP without a worker; its jobs run on a worker with Deps of its own (its own connections, as
+ * another process would have), so the events can only travel through PostgreSQL.
  */
 let replay: ReplayUpstream;
 let app: TestApp;
 let short: TestApp;
+let workerDeps: Deps;
+let worker: JobRunner;
 
 beforeAll(async () => {
   replay = await startReplayUpstream();
   // google's own projection (2.5 s a page) is past the 1 s threshold: these searches go async.
   const config = { asyncThresholdMs: 1_000, legDeadlineMs: 10_000, live: replayLiveConfig(replay.url, { timeoutMs: 10_000, retries: 0, concurrency: 4 }) };
-  [app, short] = await Promise.all([startTestApp({ worker: true, config }), startTestApp({ worker: true, config: { ...config, mcpProgressWaitSeconds: 1 } })]);
+  [app, short] = await Promise.all([startTestApp({ config }), startTestApp({ worker: true, config: { ...config, mcpProgressWaitSeconds: 1 } })]);
+  workerDeps = createDeps(app.deps.config, app.db.url);
+  worker = await startWorker(workerDeps, app.db.url);
 });
 afterAll(async () => {
+  await worker?.stop();
+  await workerDeps?.close();
   await Promise.all([app?.close(), short?.close()]);
   await replay?.close();
 });
