@@ -40,13 +40,14 @@ export interface IdempotencyStore {
   deleteExpired(now: Date): Promise<number>;
 }
 
-/** A platform leg a job's worker finished: `done` legs of this run so far, this one included. */
+/** A platform leg a job's worker finished: `done` legs of this run so far, this one included, of `of` in its fan-out. */
 export interface JobLegEvent {
   platform: Platform;
   status: LegStatus;
   cached: boolean;
   count: number;
   done: number;
+  of: number;
 }
 
 /** Wakes long polls when a job ends, in whichever process ended it, and tells them of each leg it finishes. */

@@ -18,7 +18,7 @@ function legAnnouncer(deps: Deps, jobId: string) {
   let chain = Promise.resolve();
   return {
     onLeg(leg: SettledLeg): void {
-      const event = { platform: leg.platform, status: leg.status, cached: leg.cached, count: leg.count, done: ++done };
+      const event = { platform: leg.platform, status: leg.status, cached: leg.cached, count: leg.count, done: ++done, of: leg.of };
       chain = chain.then(() => deps.jobEvents.publishLeg(jobId, event));
     },
     flush: () => chain,

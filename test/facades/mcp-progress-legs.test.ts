@@ -62,7 +62,7 @@ describe('MCP progress per platform leg (live, through the worker)', () => {
     const legs = seen.slice(1);
     expect(legs.map((p) => [p.progress, p.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
     expect(legs.map((p) => p.message?.split(':')[0])).toEqual(['google', 'vrbo', 'airbnb', 'booking']);
-    expect(legs[0]!.message).toMatch(/^google: ok, \d+ item\(s\) \(1 of 4 platforms done\)\.$/);
+    expect(legs[0]!.message).toMatch(/^google: ok, \d+ item\(s\) \(1 of 4 done\)\.$/);
     // The result itself, not a job handle, billed once for the four legs that returned items.
     expect(Array.isArray(result.structuredContent.data)).toBe(true);
     expect(result.structuredContent.meta.creditsCharged).toBe(20);
@@ -76,7 +76,7 @@ describe('MCP progress per platform leg (live, through the worker)', () => {
     const client = await connect(app);
     const seen: Progress[] = [];
     const result = (await client.callTool({ name: 'search_stays', arguments: { location: 'Porto', platforms, limit: 20 } }, undefined, { onprogress: (p) => seen.push(p), timeout: 30_000 })) as unknown as Result;
-    expect(seen.slice(1).map((p) => p.message?.replace(/, \d+ item.*$/, ''))).toEqual(['google: ok', 'vrbo: failed (2 of 4 platforms done).', 'airbnb: ok', 'booking: ok']);
+    expect(seen.slice(1).map((p) => p.message?.replace(/, \d+ item.*$/, ''))).toEqual(['google: ok', 'vrbo: failed (2 of 4 done).', 'airbnb: ok', 'booking: ok']);
     expect(result.structuredContent.meta.creditsCharged).toBe(15);
     await client.close();
   });

@@ -45,6 +45,12 @@ describe('MCP progress', () => {
     expect(Array.isArray(result.structuredContent.data)).toBe(true);
     expect(seen.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
     expect(seen.map((p) => p.message?.split(':')[0]).sort()).toEqual(['airbnb', 'booking', 'vrbo']);
+
+    // A batch on one platform has a leg per listing.
+    const batch: { progress: number; total?: number }[] = [];
+    const calendars = { platform: 'airbnb', listingIds: ['40000012', '40000013', '40000014'], startDate: '2031-05-01', endDate: '2031-05-07' };
+    await client.callTool({ name: 'check_availability', arguments: calendars }, undefined, { onprogress: (p) => batch.push(p) });
+    expect(batch.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
     await client.close();
   });
 

@@ -9,7 +9,7 @@ export type SendProgress = (progress: number, total: number, message: string) =>
 
 function legLine(leg: Omit<SettledLeg, 'of'>, done: number, total: number): string {
   const what = leg.status === 'ok' || leg.status === 'empty' ? `${leg.status}, ${leg.count} item(s)${leg.cached ? ', cached' : ''}` : leg.status;
-  return `${leg.platform}: ${what} (${done} of ${total} platforms done).`;
+  return `${leg.platform}: ${what} (${done} of ${total} done).`;
 }
 
 /**
@@ -35,6 +35,8 @@ export function createProgress(send: SendProgress) {
       emit(done, Math.max(leg.of, done), legLine(leg, done, Math.max(leg.of, done)));
     },
     flushed: () => chain,
+    /** The last progress value sent (0 before any). */
+    sent: () => sent ?? 0,
   };
 }
 export type Progress = ReturnType<typeof createProgress>;
@@ -52,10 +54,14 @@ export async function waitInline(ctx: Context & { principal: Principal }, accept
   const bound = ctx.deps.config.mcpProgressWaitSeconds;
   progress.emit(0, total, `Accepted as job ${job.jobId}; waiting up to ${bound} s for the result.`);
   // `done` counts the legs before this one too, so legs finished before we listened still count.
-  const onLeg = (leg: JobLegEvent) => progress.emit(leg.done, total, legLine(leg, leg.done, Math.max(total, leg.done)));
+  // A batch (availability of several listings) has a leg per listing: the worker says how many.
+  const onLeg = (leg: JobLegEvent) => {
+    const of = Math.max(total, leg.of, leg.done);
+    progress.emit(leg.done, of, legLine(leg, leg.done, of));
+  };
   const record = bound > 0 ? await waitForJob(ctx, job.jobId, bound, onLeg) : null;
   const result = record ? syncAnswerOf(ctx, record) : null;
   if (!result) return { answer: accepted, inline: false };
-  progress.emit(total, total, `Job ${job.jobId} completed.`);
+  progress.emit(Math.max(total, progress.sent()), Math.max(total, progress.sent()), `Job ${job.jobId} completed.`);
   return { answer: result, inline: true };
 }
