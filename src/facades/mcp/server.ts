@@ -86,8 +86,10 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
   } catch (err) {
     await progress?.flushed();
     if (!asTask) return toolError(deps, ctx.requestId, err);
-    const body = toolError(deps, ctx.requestId, err)._meta as { error: { message: string } };
-    throw new McpError(ErrorCode.InvalidParams, body.error.message, body);
+    // No task was made: the JSON-RPC error carries the REST error body as its data.
+    const failure = toServiceError(err);
+    const body = errorBody(failure, ctx.requestId, deps.config.publicUrl);
+    throw new McpError(failure.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams, body.error.message, body);
   }
   let accepted = ctx.res.status === 202;
   if (asTask) {
