@@ -94,7 +94,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
   const admin = createAdmin(database.db, ledger, ids);
-  const jobEvents = createPgJobEvents(databaseUrl, log);
+  const jobEvents = createPgJobEvents(databaseUrl, log, database.pool);
   const revokeKey = admin.revokeKey;
   admin.revokeKey = async (keyIdOrKey) => {
     const revoked = await revokeKey(keyIdOrKey);

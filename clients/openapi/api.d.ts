@@ -298,7 +298,7 @@ export interface components {
             warnings: components["schemas"]["Warning"][];
             /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
             deduplicated?: number;
-            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
         };
         Pagination: {
@@ -578,7 +578,7 @@ export interface components {
                 warnings?: components["schemas"]["Warning"][];
                 /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
                 deduplicated?: number;
-                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing. */
+                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
             };
         };

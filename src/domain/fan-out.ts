@@ -32,6 +32,15 @@ export interface LegSpec<T> {
   runMs?: number | undefined;
 }
 
+/** A leg as it settles, for progress (issue 16): `of` is how many legs its call runs. */
+export interface SettledLeg {
+  platform: Platform;
+  status: LegStatus;
+  cached: boolean;
+  count: number;
+  of: number;
+}
+
 /** What legs run with: their deadline, the cache, the async projection and an observer. */
 export interface LegRuntime {
   legDeadlineMs: number;
@@ -40,9 +49,13 @@ export interface LegRuntime {
   parsed?: ParsedMemo;
   /** Calls whose uncached legs are projected to take longer answer 202 (spec 4.9); absent: never. */
   asyncThresholdMs?: number;
+  /** The caller asked for a job whatever the projection (an MCP task): even a cached call goes async. */
+  alwaysAsync?: boolean;
   /** Recent latency of a platform and operation, for legs without their own estimate. */
   expectedMs?(platform: Platform, operation: Operation): number;
   observeLeg?(platform: Platform, operation: Operation, status: LegStatus, cached: boolean, ms: number): void;
+  /** Told as each leg settles, in order of completion, so a caller can report progress; absent: nobody listens. */
+  legSettled?(leg: SettledLeg): void;
   /**
    * Runs an uncached leg (the upstream call and its deadline) through the platform's circuit
    * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
@@ -149,11 +162,11 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
   const hits = await Promise.all(specs.map((s) => (cache && s.cache ? fromCache<T>(cache, s.cache, runtime.parsed) : null)));
   runtime.preview?.(specs.map((s, i) => ({ platform: s.platform, cachedCount: hits[i] !== null && hits[i] !== undefined ? s.count(hits[i]) : null })));
   const misses = specs.filter((_, i) => hits[i] === null);
-  if (misses.length > 0 && runtime.asyncThresholdMs !== undefined) {
+  if ((misses.length > 0 && runtime.asyncThresholdMs !== undefined) || runtime.alwaysAsync) {
     const projections = misses.map((s) => s.expectedMs ?? runtime.expectedMs?.(s.platform, s.operation) ?? 0);
-    const projected = Math.max(...projections);
-    const estimated = Math.max(...misses.map((s, i) => s.runMs ?? projections[i]!));
-    if (projected > runtime.asyncThresholdMs) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
+    const projected = Math.max(0, ...projections);
+    const estimated = Math.max(0, ...misses.map((s, i) => s.runMs ?? projections[i]!));
+    if (runtime.alwaysAsync || projected > runtime.asyncThresholdMs!) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
   }
   return Promise.all(
     specs.map(async (spec, i) => {
@@ -161,6 +174,7 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
       const started = performance.now();
       const result = hit !== null && hit !== undefined ? outcome(spec, hit, true) : await fetchLeg(spec, runtime);
       runtime.observeLeg?.(spec.platform, spec.operation, result.status, result.cached, performance.now() - started);
+      runtime.legSettled?.({ platform: spec.platform, status: result.status, cached: result.cached, count: result.count, of: specs.length });
       return result;
     }),
   );

@@ -1,4 +1,6 @@
 import type { LedgerEntry } from './service-ports.js';
+import type { LegStatus } from './model/common.js';
+import type { Platform } from './platforms.js';
 
 /** A response kept for replay: status, the headers that belong to it, and the JSON body. */
 export interface StoredAnswer {
@@ -38,10 +40,25 @@ export interface IdempotencyStore {
   deleteExpired(now: Date): Promise<number>;
 }
 
-/** Wakes long polls when a job ends, in whichever process ended it. */
+/** A platform leg a job's worker finished: `done` legs of this run so far, this one included, of `of` in its fan-out. */
+export interface JobLegEvent {
+  platform: Platform;
+  status: LegStatus;
+  cached: boolean;
+  count: number;
+  done: number;
+  of: number;
+}
+
+/** Wakes long polls when a job ends, in whichever process ended it, and tells them of each leg it finishes. */
 export interface JobEvents {
-  /** Resolves once listening; then `done(ms)` resolves true when the job ended, false on timeout. */
-  listen(jobId: string): Promise<{ done(timeoutMs: number): Promise<boolean>; cancel(): void }>;
+  /**
+   * Resolves once listening; then `done(ms)` resolves true when the job ended, false on timeout.
+   * `onLeg` hears the job's legs that finish while listening (not earlier ones: `done` counts them).
+   */
+  listen(jobId: string, onLeg?: (leg: JobLegEvent) => void): Promise<{ done(timeoutMs: number): Promise<boolean>; cancel(): void }>;
+  /** Announces a finished leg of a running job to every process; best effort, never throws. */
+  publishLeg(jobId: string, leg: JobLegEvent): Promise<void>;
   close(): Promise<void>;
 }
 

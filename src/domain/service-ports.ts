@@ -89,6 +89,8 @@ export interface JobRecord {
   error: Record<string, unknown> | null;
   createdAt: Date;
   startedAt: Date | null;
+  /** When it completed or failed; null while in flight. */
+  finishedAt: Date | null;
   expiresAt: Date;
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { SettledLeg } from '../domain/fan-out.js';
 import type { Principal } from '../domain/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
 import type { IdempotencyClaim, RetryRequest } from './retry.js';
@@ -47,6 +48,10 @@ export interface Context {
   maxCredits?: number;
   /** `dryRun=true`: answer the call's estimate, free, without asking any platform. */
   dryRun?: boolean;
+  /** Told as each platform leg settles (MCP progress, the worker's leg events); absent: nobody listens. */
+  onLeg?: (leg: SettledLeg) => void;
+  /** Run as a job whatever the projection (an MCP task-augmented call, issue 16). */
+  alwaysAsync?: boolean;
   /** True once the caller's connection is gone: a call nobody will receive is not billed. */
   clientGone(): boolean;
   /** Set by the console face only: the browser session its console procedures run as. */

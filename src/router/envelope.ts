@@ -26,6 +26,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     keyEnv: ctx.principal.env,
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
+    ...(ctx.alwaysAsync && ctx.transport !== 'worker' ? { alwaysAsync: true } : {}),
     expectedMs: deps.latency.expectedMs,
     // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
     guard: ctx.principal.env === 'live' ? (platform, leg) => deps.breakers.run(platform, ctx.principal.accountId, leg) : undefined,
@@ -38,6 +39,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
             deps.metrics.observeFormatError(platform, operation);
           }
         : undefined,
+    ...(ctx.onLeg ? { legSettled: ctx.onLeg } : {}),
     observeLeg(platform, operation, status, cached, ms) {
       deps.metrics.observeLeg(platform, operation, status, cached, ms);
       if (!cached) deps.latency.observe(platform, operation, status, ms);

@@ -3,9 +3,27 @@ import { ServiceError, errorBody } from '../domain/errors.js';
 import { appRouter } from './app-router.js';
 import { createContext } from './context.js';
 import { toServiceError } from './errors.js';
+import type { SettledLeg } from '../domain/fan-out.js';
 
 type Envelope = { data: unknown; meta: Record<string, unknown> };
 type Caller = Record<string, (input: unknown) => Promise<Envelope>>;
+
+/**
+ * Announces each leg of a job as it settles (issue 16: MCP progress per leg), one after the other;
+ * `flush` before the job ends, so a listener hears every leg before the end (NOTIFYs arrive in
+ * commit order).
+ */
+function legAnnouncer(deps: Deps, jobId: string) {
+  let done = 0;
+  let chain = Promise.resolve();
+  return {
+    onLeg(leg: SettledLeg): void {
+      const event = { platform: leg.platform, status: leg.status, cached: leg.cached, count: leg.count, done: ++done, of: leg.of };
+      chain = chain.then(() => deps.jobEvents.publishLeg(jobId, event));
+    },
+    flush: () => chain,
+  };
+}
 
 /**
  * Runs one accepted job through the same procedure the synchronous call uses (so validation,
@@ -18,11 +36,12 @@ export async function executeJob(deps: Deps, jobId: string, attempt: number, max
   const job = await deps.jobs.start(jobId, deps.clock.now());
   if (!job) return;
   const principal = await deps.keys.findById(job.keyId);
-  const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, ...(principal ? { principal } : {}) };
+  const legs = legAnnouncer(deps, jobId);
+  const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, onLeg: legs.onLeg, ...(principal ? { principal } : {}) };
   try {
     if (!principal) throw new ServiceError('internal_error', 'The key that started this job no longer exists.');
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
-    const result = await caller[job.procedure]!(job.input);
+    const result = await caller[job.procedure]!(job.input).finally(legs.flush);
     const credits = ctx.res.creditsCharged ?? 0;
     const outcome = await deps.jobs.complete(jobId, { credits, result, now: deps.clock.now() });
     if (outcome === 'unaffordable') {

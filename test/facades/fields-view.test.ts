@@ -45,7 +45,7 @@ describe('fields', () => {
   it('works over tRPC', async () => {
     const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: `Bearer ${key}` } })] });
     const listing = await trpc.listing.query({ platform: 'airbnb', id: '40000012', fields: ['id', 'bedrooms'] });
-    if (listing.kind !== 'result') throw new Error('expected a result');
+    if (listing.kind !== 'shaped') throw new Error('expected a shaped answer');
     expect(Object.keys(listing.data)).toEqual(['id', 'bedrooms']);
   });
 });

@@ -37,6 +37,23 @@ describe('MCP progress', () => {
     await client.close();
   });
 
+  it('reports each leg of a call answered at once (no job), then the result', async () => {
+    const client = await connect(app, (await app.newKey('sandbox')).key);
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const args = { location: 'Paris', platforms: ['airbnb', 'booking', 'vrbo'], limit: 3 };
+    const result = (await client.callTool({ name: 'search_stays', arguments: args }, undefined, { onprogress: (p) => seen.push(p) })) as unknown as Result;
+    expect(Array.isArray(result.structuredContent.data)).toBe(true);
+    expect(seen.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(seen.map((p) => p.message?.split(':')[0]).sort()).toEqual(['airbnb', 'booking', 'vrbo']);
+
+    // A batch on one platform has a leg per listing.
+    const batch: { progress: number; total?: number }[] = [];
+    const calendars = { platform: 'airbnb', listingIds: ['40000012', '40000013', '40000014'], startDate: '2031-05-01', endDate: '2031-05-07' };
+    await client.callTool({ name: 'check_availability', arguments: calendars }, undefined, { onprogress: (p) => batch.push(p) });
+    expect(batch.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    await client.close();
+  });
+
   it('falls back to the job handle past the configured bound', async () => {
     const client = await connect(short, (await short.newKey('sandbox')).key);
     const seen: unknown[] = [];

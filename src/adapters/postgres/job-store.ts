@@ -23,6 +23,7 @@ function toRecord(row: Row): JobRecord {
     error: row.error as JobRecord['error'],
     createdAt: row.createdAt,
     startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
     expiresAt: row.expiresAt,
   };
 }
@@ -51,7 +52,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         const created: JobRecord = {
           id: job.id, accountId: job.accountId, keyId: job.keyId, keyEnv: job.keyEnv, procedure: job.procedure, input: job.input,
           platforms: job.platforms, status: 'pending', estimatedSeconds: job.estimatedSeconds, result: null, creditsCharged: 0,
-          error: null, createdAt: job.now, startedAt: null, expiresAt: job.expiresAt,
+          error: null, createdAt: job.now, startedAt: null, finishedAt: null, expiresAt: job.expiresAt,
         };
         return { job: created, created: true };
       }

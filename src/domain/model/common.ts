@@ -87,7 +87,7 @@ export const Meta = z
     platformResults: z.array(PlatformResult),
     warnings: z.array(Warning),
     deduplicated: z.number().int().min(0).optional().describe('search: items folded into another item\'s alsoOn on this page (0 when none; absent with dedupe=false).'),
-    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when the operation resolves nothing.'),
+    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform\'s search answer names the place it searched.'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

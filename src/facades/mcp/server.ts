@@ -2,17 +2,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, GetTaskPayloadRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { errorBody } from '../../domain/errors.js';
-import type { Principal } from '../../domain/service-ports.js';
+import type { JobRecord, Principal } from '../../domain/service-ports.js';
+import { syncAnswerOf } from '../../router/middleware/prefer-wait.js';
+import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { platformsNote } from '../../domain/capabilities.js';
-import { waitInline, type SendProgress } from './progress.js';
+import { createProgress, waitInline, type SendProgress } from './progress.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 import { clientAddress } from '../client-address.js';
 
@@ -42,26 +44,70 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
   return `${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}\n${json}`;
 }
 
-/** Runs one tool through the same tRPC procedure as REST, for an already authenticated principal. */
-export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, progress?: SendProgress): Promise<CallToolResult> {
+function toolError(deps: Deps, requestId: string, err: unknown): CallToolResult {
+  // Tool errors carry the REST error body (same code, sub-code, param); no structuredContent,
+  // which clients would check against the success schema.
+  const body = errorBody(toServiceError(err), requestId, deps.config.publicUrl);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { ...body } };
+}
+
+/** A finished job as the tool result its call would have answered at once (tasks/result). */
+function jobResult(deps: Deps, job: JobRecord): CallToolResult {
+  const tool = TOOLS.find((t) => t.procedure === job.procedure)!;
+  const ctx = createContext(deps, { transport: 'mcp', authorization: null, clientAddress: undefined });
+  try {
+    const answer = syncAnswerOf(ctx, job)!;
+    return { content: [{ type: 'text', text: describeResult(tool, answer, false) }], structuredContent: answer };
+  } catch (err) {
+    return toolError(deps, ctx.requestId, err);
+  }
+}
+
+/**
+ * Runs one tool through the same tRPC procedure as REST, for an already authenticated principal.
+ * `asTask` (a task-augmented call): the call runs as a job whatever its projection and answers
+ * the task; anything that ends it at once (a bad input, a refusal, a dry run) is a protocol error.
+ */
+export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, send?: SendProgress, asTask = false): Promise<CallToolResult | CreateTaskResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
-  const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }), principal };
+  // With a progressToken, a call that fans out here reports each leg as it settles (issue 16).
+  const progress = send && !asTask ? createProgress(send) : null;
+  const ctx = {
+    ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress, ...(signal ? { signal } : {}) }),
+    principal,
+    ...(progress ? { onLeg: progress.onLeg } : {}),
+    ...(asTask ? { alwaysAsync: true } : {}),
+  };
+  let result: { data: unknown; meta: Record<string, unknown> };
   try {
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
-    let result = await caller[tool.procedure]!(args ?? {});
-    let accepted = ctx.res.status === 202;
+    result = await caller[tool.procedure]!(args ?? {});
+  } catch (err) {
+    await progress?.flushed();
+    if (!asTask) return toolError(deps, ctx.requestId, err);
+    // No task was made: the JSON-RPC error carries the REST error body as its data.
+    const failure = toServiceError(err);
+    const body = errorBody(failure, ctx.requestId, deps.config.publicUrl);
+    throw new McpError(failure.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams, body.error.message, body);
+  }
+  let accepted = ctx.res.status === 202;
+  if (asTask) {
+    const job = accepted ? await deps.jobs.find((result.data as { jobId: string }).jobId, { accountId: principal.accountId, keyEnv: principal.env }, deps.clock.now()) : null;
+    if (!job) throw new McpError(ErrorCode.InvalidParams, `${tool.name} answered at once (a dry run or a call without platform work): call it without a task.`);
+    return { task: taskOf(job, deps.clock.now()) };
+  }
+  try {
     if (accepted && progress) {
       const waited = await waitInline(ctx, result, progress);
       [result, accepted] = [waited.answer, !waited.inline];
     }
-    return { content: [{ type: 'text', text: describeResult(tool, result, accepted) }], structuredContent: result };
   } catch (err) {
-    // Tool errors carry the REST error body (same code, sub-code, param); no structuredContent,
-    // which clients would check against the success schema.
-    const body = errorBody(toServiceError(err), ctx.requestId, deps.config.publicUrl);
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { ...body } };
+    await progress?.flushed();
+    return toolError(deps, ctx.requestId, err);
   }
+  await progress?.flushed();
+  return { content: [{ type: 'text', text: describeResult(tool, result, accepted) }], structuredContent: result };
 }
 
 /** A tools/call with a progressToken is answered as SSE, so notifications can precede the result. */
@@ -83,20 +129,28 @@ export function createMcpHandler(deps: Deps) {
     outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
     // Data tools reach out to the platforms; get_job only reads our own job table.
     annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: t.name !== 'get_job', destructiveHint: false },
+    // Every data tool can run as a task (its job); get_job only reads one.
+    ...(t.name !== 'get_job' ? { execution: { taskSupport: 'optional' as const } } : {}),
   }));
 
   // One validator for every request's server: building one per request cost 12% of MCP CPU.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
-    const server = new Server({ name: 'accommodation-data-service', version: SERVICE_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator });
+    const server = new Server(
+      { name: 'accommodation-data-service', version: SERVICE_VERSION },
+      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) },
+    );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    // Replaces the SDK's tasks/result, which re-reads the task at its poll interval.
+    server.setRequestHandler(GetTaskPayloadRequestSchema, taskResultHandler(deps, principal, (job) => jobResult(deps, job)));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const token = request.params._meta?.progressToken;
       // With a progressToken the answer is an SSE stream carrying notifications/progress (issue 16).
       const progress: SendProgress | undefined =
         token === undefined ? undefined : (value, total, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total, message } });
-      return callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal, progress);
+      const asTask = request.params.task !== undefined && request.params.name !== 'get_job';
+      return callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal, progress, asTask);
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
     res.on('close', () => {

@@ -23,7 +23,10 @@ export interface ToolSpec {
 
 const COST = ' Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded); dryRun: true answers what the call would cost instead, free.';
 const SHAPE = ' fields selects item fields by dotted path; view "compact" drops null and empty fields, extra images and fee breakdowns (far fewer tokens).';
-const ASYNC = COST + ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.';
+const ASYNC =
+  COST +
+  ' A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free.' +
+  ' Send a progressToken to get a progress notification per platform as it finishes and the result itself instead of the handle (waiting a bounded time).';
 const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
 
 /** The envelope a data tool returns, the job handle when the call went async, or the estimate of a dry run. */

@@ -1,6 +1,7 @@
 import type { SubCode } from '../../domain/error-catalogue.js';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
 import type { JobRecord, Principal } from '../../domain/service-ports.js';
+import type { JobLegEvent } from '../../domain/retry-ports.js';
 import type { Context } from '../context.js';
 import { isFinished, type JobErrorBody } from '../job-answer.js';
 
@@ -9,12 +10,13 @@ type Authed = Context & { principal: Principal };
 /**
  * `Prefer: wait=N` (RFC 7240): waits up to N seconds for the job to end, woken by the job's end
  * event (no poll loop), and says so in Preference-Applied. Returns the job as it then stands.
+ * `onLeg` hears the job's platform legs as the worker finishes them, while waiting.
  */
-export async function waitForJob(ctx: Authed, jobId: string, seconds: number): Promise<JobRecord | null> {
+export async function waitForJob(ctx: Authed, jobId: string, seconds: number, onLeg?: (leg: JobLegEvent) => void): Promise<JobRecord | null> {
   const { deps } = ctx;
   // Listen first, then read: a job ending between the two is seen either way. Without the event
   // connection the call answers as if no wait was asked (the job itself is safe either way).
-  const listening = await deps.jobEvents.listen(jobId).catch((err: unknown) => {
+  const listening = await deps.jobEvents.listen(jobId, onLeg).catch((err: unknown) => {
     deps.log.warn({ requestId: ctx.requestId, err: String(err) }, 'cannot wait for the job: no job event connection');
     return null;
   });

@@ -7,7 +7,8 @@ type Envelope = { data: unknown; meta: Record<string, unknown> };
 /**
  * Issue 16 item 3: `fields=` and `view=compact` shape a result after it was validated against
  * the full output schema and billed, so they change what is sent, never what is charged or
- * cached. Job handles and estimates pass unchanged. Sits outside `.output()`.
+ * cached. Job handles and estimates pass unchanged. Sits outside `.output()`. The tRPC face tags
+ * a shaped answer `kind: 'shaped'`, so a dashboard's types tell it from a full result.
  */
 export const shapeAnswer = t.middleware(async ({ input, next }) => {
   const result = await next();
@@ -22,5 +23,5 @@ export const shapeAnswer = t.middleware(async ({ input, next }) => {
     data = Array.isArray(data) ? data.map((item) => compactItem(item, fields)) : compactItem(data, fields);
     meta = compactMeta(meta);
   }
-  return { ...result, data: { ...answer, data, meta } } as typeof result;
+  return { ...result, data: { ...answer, ...(answer.kind ? { kind: 'shaped' } : {}), data, meta } } as typeof result;
 });

@@ -5,7 +5,7 @@ import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
 import { costControls } from '../middleware/cost-controls.js';
 import { shapeAnswer } from '../middleware/shape-answer.js';
-import { asyncAnswer } from '../async-answer.js';
+import { shapeableAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
@@ -25,7 +25,7 @@ export const listing = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(asyncAnswer(ListingOutput))
+  .output(shapeableAnswer(ListingOutput))
   .query(async ({ ctx, input }) => {
     const result = await getListing(operationEnv(ctx), {
       platform: input.platform,

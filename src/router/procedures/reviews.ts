@@ -4,7 +4,7 @@ import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
 import { costControls } from '../middleware/cost-controls.js';
 import { shapeAnswer } from '../middleware/shape-answer.js';
-import { asyncAnswer } from '../async-answer.js';
+import { shapeableAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
 import { idFromUrl, idOrUrl } from './listing-ref.js';
@@ -24,7 +24,7 @@ export const reviews = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(asyncAnswer(ReviewsOutput))
+  .output(shapeableAnswer(ReviewsOutput))
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {
       platform: input.platform,

@@ -4,7 +4,7 @@ import { acceptAsync } from '../middleware/async-jobs.js';
 import { restRetries } from '../middleware/rest-retries.js';
 import { costControls } from '../middleware/cost-controls.js';
 import { shapeAnswer } from '../middleware/shape-answer.js';
-import { asyncAnswer } from '../async-answer.js';
+import { shapeableAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
@@ -45,7 +45,7 @@ export const search = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(asyncAnswer(SearchOutput))
+  .output(shapeableAnswer(SearchOutput))
   .query(run);
 
 export const searchByBody = authedProcedure
@@ -55,5 +55,5 @@ export const searchByBody = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(asyncAnswer(SearchOutput))
+  .output(shapeableAnswer(SearchOutput))
   .query(run);

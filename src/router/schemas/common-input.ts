@@ -20,8 +20,19 @@ export const Adults = qInt(z.number().int().min(1).max(30)).default(2).describe(
 export const Children = qInt(z.number().int().min(0).max(MAX_CHILDREN)).default(0).describe('Children staying; give one childAges entry per child.');
 export const ChildAges = csv(qInt(z.number().int().min(0).max(17))).optional();
 export const PlatformParam = Platform.describe('The platform of the listing; GET /v1/platforms lists what each serves for your key.');
-export const ListingIdParam = z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
-export const ListingIdOrUrlParam = z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters');
+/**
+ * A listing id as text, or as a JSON number: MCP clients and the Inspector send numeric ids
+ * (booking, vrbo, airbnb) as numbers. A whole number is taken as its decimal string, then checked
+ * like any id; the JSON Schema says "string or integer". A number past 2^53 is refused: JSON
+ * parsers have already rounded it, so it is not the id that was meant.
+ */
+function textOrWholeNumber(text: z.ZodString) {
+  return z.union([text, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String).pipe(text)], {
+    error: 'must be the native id as text, or as a whole number from 0 to 9007199254740991',
+  });
+}
+export const ListingIdParam = textOrWholeNumber(z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters'));
+export const ListingIdOrUrlParam = textOrWholeNumber(z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters'));
 
 /**
  * Issue 16: the most this call may cost. A call whose largest possible cost is above it is refused

@@ -84,5 +84,6 @@ export function parseOffers(json: unknown, googleHotelId: string, stay: Stay, cu
     w.add('price_basis_unclear', `${unclear.length} offer(s) did not say whether their total includes taxes and fees: ${unclear.join(', ')}.`);
   }
   const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, basis: basisOf(r.beforeTaxes), currency, url: r.url }));
-  return { value: { property: name, googleHotelId, offers }, warnings: w.list };
+  // The address says which property was matched (meta.resolved.property, issue 16); null when google gives none.
+  return { value: { property: name, googleHotelId, offers, address: str(dig(json, 'address')) }, warnings: w.list };
 }

@@ -50,11 +50,25 @@ export function parameterExamples(today: string): Record<string, unknown> {
   };
 }
 
+/**
+ * A listing id may be a JSON number in a body (common-input.ts, for agents); in a URL every value
+ * is text, so a query or path parameter documents the text form only.
+ */
+function textForm(schema: Json): Json {
+  const options = schema.anyOf as Json[] | undefined;
+  const text = options?.find((o) => o.type === 'string');
+  if (!text || !options!.every((o) => o.type === 'string' || o.type === 'integer')) return schema;
+  const { anyOf: _anyOf, ...rest } = schema;
+  return { ...text, ...rest };
+}
+
 /** Parameters with their descriptions, defaults and examples restored; the request body likewise. */
 export function completeParameters(op: Json, facts: Record<string, FieldFacts>, examples: Record<string, unknown>): void {
   const bodyExample: Record<string, unknown> = {};
   for (const param of (op.parameters ?? []) as Json[]) {
     const f = facts[param.name] ?? {};
+    param.schema = textForm(param.schema);
+    if (param.schema.type === 'array' && param.schema.items) param.schema.items = textForm(param.schema.items);
     const description = param.description ?? f.description;
     if (description) param.description = description;
     delete param.schema.description;

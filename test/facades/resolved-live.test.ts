@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
+
+/**
+ * Issue 16 item 1 on live keys, against the replay upstream: meta.resolved says only what a
+ * platform's answer says. Google's answer names the property a price comparison matched; no live
+ * search answer names the place it searched, so a live search has no resolved location.
+ */
+let replay: ReplayUpstream;
+let app: TestApp;
+let key: string;
+beforeAll(async () => {
+  replay = await startReplayUpstream();
+  app = await startTestApp({ config: { legDeadlineMs: 5_000, live: replayLiveConfig(replay.url) } });
+  key = (await app.newKey('live', { plan: 'scale', credits: 100 })).key;
+});
+afterAll(async () => {
+  await app?.close();
+  await replay?.close();
+});
+
+type Body = { data: unknown; meta: { resolved?: { location?: unknown; property?: { name: string; address: string | null; googleHotelId: string | null } }; platformResults: { status: string }[] } };
+async function ok(path: string): Promise<Body> {
+  const res = await app.get(path, key);
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return JSON.parse(text) as Body;
+}
+
+describe('meta.resolved on live keys', () => {
+  const azulejo = { name: 'Hotel Azulejo Teste', address: 'Rua do Exemplo 12, 1100-001 Lisboa, Portugal', googleHotelId: 'ChkIfx1AzulejoTeste0001EAE' };
+
+  it('names the property a price comparison matched, by id or by name, as google answered it', async () => {
+    const byId = await ok('/v1/price-compare?googleHotelId=ChkIfx1AzulejoTeste0001EAE&checkIn=2031-06-10&checkOut=2031-06-13');
+    expect(byId.meta.resolved).toEqual({ property: azulejo });
+    const byName = await ok(`/v1/price-compare?name=${encodeURIComponent('Hotel Azulejo Teste')}&location=Lisbon&checkIn=2031-06-10&checkOut=2031-06-13`);
+    expect(byName.meta.resolved).toEqual({ property: azulejo });
+  });
+
+  it('has no resolved location for a search: no live platform says where it searched', async () => {
+    const body = await ok('/v1/search?location=Lisbon&platforms=airbnb,booking,vrbo,google&limit=20');
+    expect(body.meta.platformResults.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(body.meta).not.toHaveProperty('resolved');
+  });
+});
