@@ -23,6 +23,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,
     parsed: deps.parsedMemo,
+    pages: deps.pageMemo,
     keyEnv: ctx.principal.env,
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
