@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
 import { dryRunHooks } from './dry-run.js';
+import { trustValidatedPage } from './page-output.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -88,6 +89,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       ...(result.resolved ? { resolved: result.resolved } : {}),
     },
   };
+  // Production trusts a memoized page it validated once (page-output.ts); tests check every answer.
+  if (ctx.deps.config.production) trustValidatedPage(answer);
   await postCharge(ctx, creditsCharged, result.operation, answer);
   ctx.res.creditsCharged = creditsCharged;
   ctx.deps.metrics.observeCredits(result.operation, creditsCharged);

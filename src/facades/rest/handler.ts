@@ -12,6 +12,7 @@ import { routeTable } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 import { clientAddress } from '../client-address.js';
+import { adoptAnswer, finalBody } from '../envelope-json.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -70,12 +71,14 @@ export function sendError(res: ServerResponse, err: ServiceError, requestId: str
 
 /**
  * Replaces the library's error body with ours (stack-notes pitfall 5): the error formatter
- * already computed it under `data.apiError`; nothing else of the library's body goes out.
+ * already computed it under `data.apiError`; nothing else of the library's body goes out. A
+ * success whose answer we serialize ourselves (envelope-json.ts) gets our text.
  */
-function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string): void {
+function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string, owner: object): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
-    if (res.statusCode < 400 || typeof chunk !== 'string') return end(chunk);
+    if (res.statusCode < 400) return end(finalBody(owner, chunk));
+    if (typeof chunk !== 'string') return end(chunk);
     let body: ErrorBody;
     try {
       body = (JSON.parse(chunk) as { data?: { apiError?: ErrorBody } }).data?.apiError ?? fallback();
@@ -105,10 +108,12 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       const requestId = contexts.get(req)?.requestId;
       deps.log.error({ requestId, face: 'rest', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
     },
-    responseMeta: ({ ctx, errors }) => {
+    responseMeta: ({ ctx, data, errors }) => {
       const c = ctx as Context | undefined;
       if (!c) return {};
-      return errors.length ? { headers: c.res.headers } : { status: c.res.status ?? 200, headers: c.res.headers };
+      if (errors.length) return { headers: c.res.headers };
+      adoptAnswer(c.res, data[0]); // a memoized page's data is written as the text made once
+      return { status: c.res.status ?? 200, headers: c.res.headers };
     },
   });
 
@@ -169,7 +174,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       unknownParams,
     });
     contexts.set(req, ctx);
-    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl);
+    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl, ctx.res);
     await handle(req, res);
   }
 }

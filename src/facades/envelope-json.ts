@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { serializedData } from '../domain/page-memo.js';
+
+/**
+ * The faces write `{ data, meta }` themselves when `data` is a memoized page (issue 15): its JSON
+ * text was made once (page-memo.ts), so only the per-request rest of the envelope is serialized.
+ * Node 20 has no JSON.rawJSON, hence the splice. The text is the one JSON.stringify would give
+ * for an envelope whose `data` comes first, as every envelope's does (router/envelope.ts).
+ */
+export function envelopeJson(envelope: object): string | undefined {
+  const json = serializedData((envelope as { data?: unknown }).data);
+  if (json === undefined) return undefined;
+  const { data: _data, ...rest } = envelope as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  return tail === '{}' ? `{"data":${json}}` : `{"data":${json},${tail.slice(1)}`;
+}
+
+/**
+ * trpc-to-openapi serializes the answer itself (`res.end(JSON.stringify(body))`). An answer we
+ * can write is handed to it with a `toJSON` that yields this marker, and the REST face's `end`
+ * swaps the marker for our text. Random per process, so no input can forge it.
+ */
+const MARKER = `\u0000envelope:${randomUUID()}`;
+const MARKER_TEXT = JSON.stringify(MARKER);
+const texts = new WeakMap<object, string>();
+
+/** Takes over the serialization of `answer` for the response owned by `owner` (one per request). */
+export function adoptAnswer(owner: object, answer: unknown): void {
+  if (answer === null || typeof answer !== 'object' || Object.isFrozen(answer)) return;
+  const text = envelopeJson(answer);
+  if (text === undefined) return;
+  texts.set(owner, text);
+  Object.defineProperty(answer, 'toJSON', { value: () => MARKER, configurable: true });
+}
+
+/** The body to send: our text where the library wrote the marker, else the library's chunk. */
+export function finalBody(owner: object, chunk: unknown): unknown {
+  if (chunk !== MARKER_TEXT) return chunk;
+  const text = texts.get(owner);
+  if (text === undefined) throw new Error('answer serialized by marker without its text');
+  return text;
+}
