@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { decodeCursor, encodeCursor, queryHash, stableJson, StableText } from '../cursor.js';
 import { runLegs, type LegOutcome } from '../fan-out.js';
 import { resolveLocation } from '../resolved.js';
 import { dedupe } from '../dedupe.js';
@@ -30,7 +30,8 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
 
-  const { platforms: _all, ...legQuery } = query; // a leg's answer does not depend on the other platforms
+  const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
+  const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => {
       const offset = positionOf(adapter.platform);
