@@ -43,15 +43,28 @@ export class StableText {
   constructor(readonly text: string) {}
 }
 
-/** JSON with object keys sorted, so equal queries hash equally whatever their key order. */
+/**
+ * JSON with object keys sorted, so equal queries hash equally whatever their key order. Written
+ * as loops: it runs a few times on every call (query hash, cache keys).
+ */
 export function stableJson(value: unknown): string {
   if (value instanceof StableText) return value.text;
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stableJson(value[i]);
+    return `${out}]`;
+  }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // The default sort orders by UTF-16 code units, as `<` on strings does.
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (const key of keys) {
+      const v = record[key];
+      if (v === undefined) continue;
+      out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${stableJson(v)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value ?? null);
 }

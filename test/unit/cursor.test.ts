@@ -148,3 +148,12 @@ describe('keys built from parts written once', () => {
     expect(sha256Text('abc')).toBe('ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
   });
 });
+
+describe('stableJson edge cases', () => {
+  it('drops undefined members, writes undefined array items as null, and orders keys by code unit', () => {
+    expect(stableJson({ b: undefined, a: [undefined, null, 'x'], é: 1, Z: 2, z: 3 })).toBe('{"Z":2,"a":[null,null,"x"],"z":3,"é":1}');
+    expect(stableJson({ only: undefined })).toBe('{}');
+    expect(stableJson([])).toBe('[]');
+    expect(stableJson(undefined)).toBe('null');
+  });
+});
