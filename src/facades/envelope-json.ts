@@ -15,28 +15,47 @@ export function envelopeJson(envelope: object): string | undefined {
   return tail === '{}' ? `{"data":${json}}` : `{"data":${json},${tail.slice(1)}`;
 }
 
+/** A memoized page's data as UTF-8 bytes, encoded once: a body is then one copy, not an encoding of 22 kB. */
+const encoded = new WeakMap<object, Buffer>();
+const DATA_OPEN = Buffer.from('{"data":');
+
+/** The envelope as the bytes envelopeJson would give, or undefined when its data is not a memoized page. */
+export function envelopeBytes(envelope: object): Buffer | undefined {
+  const data = (envelope as { data?: unknown }).data;
+  const json = serializedData(data);
+  if (json === undefined) return undefined;
+  let bytes = encoded.get(data as object);
+  if (!bytes) {
+    bytes = Buffer.from(json);
+    encoded.set(data as object, bytes);
+  }
+  const { data: _data, ...rest } = envelope as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  return Buffer.concat([DATA_OPEN, bytes, Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`)]);
+}
+
 /**
  * trpc-to-openapi serializes the answer itself (`res.end(JSON.stringify(body))`). An answer we
  * can write is handed to it with a `toJSON` that yields this marker, and the REST face's `end`
- * swaps the marker for our text. Random per process, so no input can forge it.
+ * swaps the marker for our bytes. Random per process, so no input can forge it.
  */
 const MARKER = `\u0000envelope:${randomUUID()}`;
 const MARKER_TEXT = JSON.stringify(MARKER);
-const texts = new WeakMap<object, string>();
+const bodies = new WeakMap<object, Buffer>();
 
 /** Takes over the serialization of `answer` for the response owned by `owner` (one per request). */
 export function adoptAnswer(owner: object, answer: unknown): void {
   if (answer === null || typeof answer !== 'object' || Object.isFrozen(answer)) return;
-  const text = envelopeJson(answer);
-  if (text === undefined) return;
-  texts.set(owner, text);
+  const body = envelopeBytes(answer);
+  if (body === undefined) return;
+  bodies.set(owner, body);
   Object.defineProperty(answer, 'toJSON', { value: () => MARKER, configurable: true });
 }
 
-/** The body to send: our text where the library wrote the marker, else the library's chunk. */
+/** The body to send: our bytes where the library wrote the marker, else the library's chunk. */
 export function finalBody(owner: object, chunk: unknown): unknown {
   if (chunk !== MARKER_TEXT) return chunk;
-  const text = texts.get(owner);
-  if (text === undefined) throw new Error('answer serialized by marker without its text');
-  return text;
+  const body = bodies.get(owner);
+  if (body === undefined) throw new Error('answer serialized by marker without its body');
+  return body;
 }
