@@ -42,13 +42,23 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function sameLegs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
+/**
+ * Leg values are held weakly: a page must not keep alive the legs the parsed memo let go (a leg
+ * parsed again is a new value, so such a page could never be hit anyway).
+ */
+type LegRefs = readonly (WeakRef<object> | unknown)[];
+
+function refsOf(legs: readonly unknown[]): LegRefs {
+  return legs.map((v) => (v !== null && typeof v === 'object' ? new WeakRef(v) : v));
+}
+
+function sameLegs(refs: LegRefs, legs: readonly unknown[]): boolean {
+  return refs.length === legs.length && refs.every((r, i) => (r instanceof WeakRef ? r.deref() : r) === legs[i]);
 }
 
 /** Bounded by entries; the least recently used entry goes first. */
 export function createPageMemo(maxEntries = 1_000): PageMemo {
-  const entries = new Map<string, { legs: readonly unknown[]; value: unknown }>();
+  const entries = new Map<string, { legs: LegRefs; value: unknown }>();
   return {
     get<T>(key: string, legs: readonly unknown[]): T | null {
       const hit = entries.get(key);
@@ -66,7 +76,7 @@ export function createPageMemo(maxEntries = 1_000): PageMemo {
       if (value.data !== null && typeof value.data === 'object' && !serialized.has(value.data)) serialized.set(value.data, null);
       entries.delete(key);
       while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { legs: [...legs], value });
+      entries.set(key, { legs: refsOf(legs), value });
       return value;
     },
   };
