@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { serializedData } from '../domain/page-memo.js';
 
 /**
@@ -32,30 +31,4 @@ export function envelopeBytes(envelope: object): Buffer | undefined {
   const { data: _data, ...rest } = envelope as Record<string, unknown>;
   const tail = JSON.stringify(rest);
   return Buffer.concat([DATA_OPEN, bytes, Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`)]);
-}
-
-/**
- * trpc-to-openapi serializes the answer itself (`res.end(JSON.stringify(body))`). An answer we
- * can write is handed to it with a `toJSON` that yields this marker, and the REST face's `end`
- * swaps the marker for our bytes. Random per process, so no input can forge it.
- */
-const MARKER = `\u0000envelope:${randomUUID()}`;
-const MARKER_TEXT = JSON.stringify(MARKER);
-const bodies = new WeakMap<object, Buffer>();
-
-/** Takes over the serialization of `answer` for the response owned by `owner` (one per request). */
-export function adoptAnswer(owner: object, answer: unknown): void {
-  if (answer === null || typeof answer !== 'object' || Object.isFrozen(answer)) return;
-  const body = envelopeBytes(answer);
-  if (body === undefined) return;
-  bodies.set(owner, body);
-  Object.defineProperty(answer, 'toJSON', { value: () => MARKER, configurable: true });
-}
-
-/** The body to send: our bytes where the library wrote the marker, else the library's chunk. */
-export function finalBody(owner: object, chunk: unknown): unknown {
-  if (chunk !== MARKER_TEXT) return chunk;
-  const body = bodies.get(owner);
-  if (body === undefined) throw new Error('answer serialized by marker without its body');
-  return body;
 }

@@ -1,6 +1,5 @@
 import { errorAnchor } from '../../domain/error-catalogue.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../../deps.js';
 import { ServiceError, errorBody, type ErrorBody } from '../../domain/errors.js';
 import { appRouter } from '../../router/app-router.js';
@@ -12,7 +11,7 @@ import { routeTable } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 import { clientAddress } from '../client-address.js';
-import { adoptAnswer, finalBody } from '../envelope-json.js';
+import { createOpenApiCore } from './openapi-core.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -71,14 +70,12 @@ export function sendError(res: ServerResponse, err: ServiceError, requestId: str
 
 /**
  * Replaces the library's error body with ours (stack-notes pitfall 5): the error formatter
- * already computed it under `data.apiError`; nothing else of the library's body goes out. A
- * success whose answer we serialize ourselves (envelope-json.ts) gets our text.
+ * already computed it under `data.apiError`; nothing else of the library's body goes out.
  */
-function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string, owner: object): void {
+function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
-    if (res.statusCode < 400) return end(finalBody(owner, chunk));
-    if (typeof chunk !== 'string') return end(chunk);
+    if (res.statusCode < 400 || typeof chunk !== 'string') return end(chunk);
     let body: ErrorBody;
     try {
       body = (JSON.parse(chunk) as { data?: { apiError?: ErrorBody } }).data?.apiError ?? fallback();
@@ -93,28 +90,22 @@ function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requ
   }) as ServerResponse['end'];
 }
 
-/** The REST face: `/v1/*` through trpc-to-openapi's core node handler on the shared router. */
+/** The REST face: `/v1/*` through our core (openapi-core.ts, trpc-to-openapi's rules) on the shared router. */
 export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) {
   const routes = routeTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
   const contexts = new WeakMap<IncomingMessage, Context>();
 
-  const handle = createOpenApiNodeHttpHandler({
+  const handle = createOpenApiCore({
     router: appRouter,
-    createContext: ({ req }) => contexts.get(req)!,
-    onError: ({ error, req }) => {
+    contextOf: (req) => contexts.get(req)!,
+    onError: (error, req) => {
       // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
       // else is a fault of the face itself, logged here with the request's id.
       if (error.cause instanceof ServiceError || error.code !== 'INTERNAL_SERVER_ERROR') return;
       const requestId = contexts.get(req)?.requestId;
       deps.log.error({ requestId, face: 'rest', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
     },
-    responseMeta: ({ ctx, data, errors }) => {
-      const c = ctx as Context | undefined;
-      if (!c) return {};
-      if (errors.length) return { headers: c.res.headers };
-      adoptAnswer(c.res, data[0]); // a memoized page's data is written as the text made once
-      return { status: c.res.status ?? 200, headers: c.res.headers };
-    },
+    responseMeta: (c, failed) => (failed ? { headers: c.res.headers } : { status: c.res.status ?? 200, headers: c.res.headers }),
   });
 
   return async function restHandler(req: RestRequest, res: ServerResponse, path: string, search: string): Promise<void> {
@@ -174,8 +165,8 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       unknownParams,
     });
     contexts.set(req, ctx);
-    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl, ctx.res);
-    await handle(req, res);
+    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl);
+    await handle(req, res, path);
   }
 }
 export type RestHandler = ReturnType<typeof createRestHandler>;
