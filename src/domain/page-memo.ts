@@ -35,6 +35,11 @@ export function serializedData(data: unknown): string | undefined {
   return json;
 }
 
+/** True for the data of a memoized page (frozen, serializable once), without serializing it. */
+export function isPageData(data: unknown): data is object {
+  return data !== null && typeof data === 'object' && serialized.has(data);
+}
+
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   Object.freeze(value);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { serializedData } from '../domain/page-memo.js';
+import { isPageData, serializedData } from '../domain/page-memo.js';
 
 type EnvelopeSchema = z.ZodObject<{ data: z.ZodType; meta: z.ZodType }>;
 
@@ -28,14 +28,20 @@ export function rememberValidPages<S extends EnvelopeSchema>(schema: S): S {
   const full = schema.parse.bind(schema);
   const meta = schema.shape.meta;
   const validated = new WeakSet<object>();
+  const seenOnce = new WeakSet<object>();
   (schema as { parse: (value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => unknown }).parse = (value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => {
     const answer = value as { data?: unknown; meta?: unknown } | null;
-    const json = answer !== null && typeof answer === 'object' ? serializedData(answer.data) : undefined;
-    if (json === undefined) return full(value, params);
-    const data = answer!.data as object;
+    const data = answer !== null && typeof answer === 'object' ? answer.data : undefined;
+    if (!isPageData(data)) return full(value, params);
     if (validated.has(data) && trustedAnswers.has(answer!)) return { ...answer, meta: meta.parse(answer!.meta, params) };
     const out = full(value, params) as { data: unknown };
-    if (JSON.stringify(out.data) !== json) return out;
+    // A page seen for the first time is checked like any answer; from its second call on, it is
+    // kept as is when the schema left it unchanged (compared as text, once).
+    if (!seenOnce.has(data)) {
+      seenOnce.add(data);
+      return out;
+    }
+    if (JSON.stringify(out.data) !== serializedData(data)) return out;
     validated.add(data);
     return { ...out, data };
   };
