@@ -13,7 +13,7 @@ export function trustValidatedPage(answer: object): void {
 /**
  * Output validation of an operation whose data may be a memoized page (issue 15). A page is
  * frozen and shared by every call that hits it, so validating it once is validating it for all:
- * in production the page's data is checked the first time it is sent and then only the
+ * in production the page's data is checked on its first two calls and then only the
  * per-request `meta` is, which took most of the zod time of a cached search. In tests and
  * development every answer is validated in full, as before. Either way the answer keeps the
  * page's own `data` (so the faces can send its JSON text made once) unless the schema changed
