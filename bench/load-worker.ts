@@ -111,6 +111,11 @@ async function latencies(job: Extract<LoadJob, { kind: 'paced' | 'sequential' }>
   return { rps: 0, requests: out.length, latencies: out, statuses, ...(keep ? { bodies } : {}) };
 }
 
-const job = workerData as LoadJob;
-const result = job.kind === 'throughput' ? await throughput(job) : await latencies(job);
-parentPort!.postMessage(result);
+function runJob(job: LoadJob): Promise<LoadResult> {
+  return job.kind === 'throughput' ? throughput(job) : latencies(job);
+}
+
+// A worker thread gets its job as workerData; a child process (support.ts loadFromChild, used
+// where the service's own CPU time is measured and the client must not share its process) by IPC.
+if (parentPort) parentPort.postMessage(await runJob(workerData as LoadJob));
+else if (process.send) process.once('message', (job: LoadJob) => void runJob(job).then((result) => process.send!(result, () => process.exit(0))));

@@ -9,7 +9,8 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { fork } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { testConfig, type Config } from '../src/config.js';
 import type { DepsOverrides } from '../src/deps.js';
@@ -115,6 +116,20 @@ export function load(job: LoadJob): Promise<LoadResult> {
     });
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`load worker exited with ${code}`)));
+  });
+}
+
+/**
+ * The same load generator in a child process: the figure is the service's own CPU time
+ * (process.cpuUsage), which a worker thread of the same process would be counted in.
+ */
+export function loadFromChild(job: LoadJob): Promise<LoadResult> {
+  const child = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load process exited with ${code}`)));
+    child.send(job);
   });
 }
 

@@ -30,6 +30,7 @@ import { createPgIdempotencyStore } from './adapters/postgres/idempotency-store.
 import { createPgJobEvents } from './adapters/postgres/job-events.js';
 import { createClientMetadataFetcher, type ClientMetadataFetcher } from './adapters/system/client-metadata.js';
 import { createParsedMemo, type ParsedMemo } from './domain/parsed-memo.js';
+import { createPageMemo, type PageMemo } from './domain/page-memo.js';
 import { createOutageLog } from './adapters/system/outage-log.js';
 import { createKeyLastUse } from './adapters/postgres/key-last-use.js';
 
@@ -52,6 +53,8 @@ export interface Deps {
   cache: Cache;
   /** Parsed values of recent cache hits (fan-out.ts), so a hot cached call does not re-parse its legs. */
   parsedMemo: ParsedMemo;
+  /** Finished pages of fully cached searches (page-memo.ts), with their data serialized once. */
+  pageMemo: PageMemo;
   limiter: RateLimiter;
   platforms: Record<KeyEnv, AdapterSet>;
   /** One circuit breaker per live platform, shared by every account of this process. */
@@ -117,6 +120,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     admin,
     cache,
     parsedMemo: createParsedMemo(),
+    pageMemo: createPageMemo(),
     clientMetadata: overrides.clientMetadata ?? createClientMetadataFetcher(cache),
     limiter:
       overrides.limiter ??

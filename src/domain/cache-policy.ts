@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { stableJson } from './cursor.js';
+import { sha256Text, stableJson } from './cursor.js';
 import type { KeyEnv } from './plans.js';
 
 /**
@@ -26,6 +25,6 @@ export interface CacheSlot {
 
 /** The slot of one leg: sandbox and live data never share keys; key order in `parts` is irrelevant. */
 export function cacheSlot(env: KeyEnv, ns: CacheNamespace, parts: unknown): CacheSlot {
-  const digest = createHash('sha256').update(stableJson(parts)).digest('base64url').slice(0, 32);
+  const digest = sha256Text(stableJson(parts)).slice(0, 32);
   return { key: `ads:v${CACHE_VERSION}:${env}:${ns}:${digest}`, ttlMs: CACHE_TTL_MS[ns] };
 }

@@ -19,17 +19,52 @@ interface Wire {
 
 /** A stable hash of the parts of a query that must not change between pages. */
 export function queryHash(boundQuery: unknown): string {
-  return createHash('sha256').update(stableJson(boundQuery)).digest('base64url').slice(0, 16);
+  return sha256Text(stableJson(boundQuery)).slice(0, 16);
 }
 
-/** JSON with object keys sorted, so equal queries hash equally whatever their key order. */
+/**
+ * SHA-256 (base64url) of a key text, remembered: a hot cached call hashes the same few texts
+ * (its query, its legs' cache keys) on every request. Bounded; long texts are not kept.
+ */
+const digests = new Map<string, string>();
+export function sha256Text(text: string): string {
+  let digest = digests.get(text);
+  if (digest !== undefined) return digest;
+  digest = createHash('sha256').update(text).digest('base64url');
+  if (text.length <= 4_096) {
+    if (digests.size >= 10_000) digests.delete(digests.keys().next().value!);
+    digests.set(text, digest);
+  }
+  return digest;
+}
+
+/** A part already written by stableJson, embedded as is: a part shared by several keys is serialized once. */
+export class StableText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so equal queries hash equally whatever their key order. Written
+ * as loops: it runs a few times on every call (query hash, cache keys).
+ */
 export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value instanceof StableText) return value.text;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stableJson(value[i]);
+    return `${out}]`;
+  }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // The default sort orders by UTF-16 code units, as `<` on strings does.
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (const key of keys) {
+      const v = record[key];
+      if (v === undefined) continue;
+      out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${stableJson(v)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value ?? null);
 }

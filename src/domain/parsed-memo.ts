@@ -1,3 +1,5 @@
+import { deepFreeze } from './page-memo.js';
+
 /**
  * Cached leg answers come back as strings (Redis, or the in-process twin); turning each one back
  * into objects was the largest single cost of a cached call (about 86 kB parsed per search, and
@@ -11,11 +13,6 @@ export interface ParsedMemo {
   parse<T>(key: string, raw: string): T;
 }
 
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const child of Object.values(value)) deepFreeze(child);
-}
 
 /** Bounded by entries and by characters held; the least recently used entry goes first. */
 export function createParsedMemo(maxEntries = 2_000, maxChars = 32 * 1024 * 1024): ParsedMemo {

@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
 import { dryRunHooks } from './dry-run.js';
+import { trustValidatedPage } from './page-output.js';
 
 type Authed = Context & { principal: Principal };
 
@@ -23,6 +24,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,
     parsed: deps.parsedMemo,
+    pages: deps.pageMemo,
     keyEnv: ctx.principal.env,
     // The worker runs calls that were already accepted as jobs: they never go async again.
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
@@ -89,6 +91,8 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       ...(result.resolved ? { resolved: result.resolved } : {}),
     },
   };
+  // Production trusts a memoized page it validated once (page-output.ts); tests check every answer.
+  if (ctx.deps.config.production) trustValidatedPage(answer);
   const billed = { platforms: platformResults.map((r) => ({ platform: r.platform, credits: r.creditsCharged })), status: answer.meta.partial ? ('partial' as const) : ('complete' as const) };
   await postCharge(ctx, creditsCharged, result.operation, answer, billed);
   ctx.res.creditsCharged = creditsCharged;

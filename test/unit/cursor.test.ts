@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, queryHash, stableJson } from '../../src/domain/cursor.js';
+import { decodeCursor, encodeCursor, queryHash, sha256Text, stableJson, StableText } from '../../src/domain/cursor.js';
+import { cacheSlot } from '../../src/domain/cache-policy.js';
 import { ServiceError } from '../../src/domain/errors.js';
 
 const SECRET = 'unit-test-secret';
@@ -133,5 +134,26 @@ describe('encodeCursor / decodeCursor', () => {
 
   it('names the parameter it was given', () => {
     invalidCursor(() => decodeCursor(SECRET, HASH, 'garbage!', 'pageToken'), 'pageToken');
+  });
+});
+
+describe('keys built from parts written once', () => {
+  it('gives the same stable JSON and cache slot as the part written in place', () => {
+    const query = { location: 'Lisbon', sort: 'recommended', amenities: ['pool', 'wifi'], minBedrooms: null, currency: 'EUR' };
+    const inPlace = { platform: 'airbnb', query, offset: 20, count: 20 };
+    const once = { platform: 'airbnb', query: new StableText(stableJson(query)), offset: 20, count: 20 };
+    expect(stableJson(once)).toBe(stableJson(inPlace));
+    expect(cacheSlot('sandbox', 'search', once)).toEqual(cacheSlot('sandbox', 'search', inPlace));
+    expect(cacheSlot('live', 'search', once).key).not.toBe(cacheSlot('sandbox', 'search', once).key);
+    expect(sha256Text('abc')).toBe('ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
+  });
+});
+
+describe('stableJson edge cases', () => {
+  it('drops undefined members, writes undefined array items as null, and orders keys by code unit', () => {
+    expect(stableJson({ b: undefined, a: [undefined, null, 'x'], é: 1, Z: 2, z: 3 })).toBe('{"Z":2,"a":[null,null,"x"],"z":3,"é":1}');
+    expect(stableJson({ only: undefined })).toBe('{}');
+    expect(stableJson([])).toBe('[]');
+    expect(stableJson(undefined)).toBe('null');
   });
 });

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { decodeCursor, encodeCursor, queryHash, stableJson, StableText } from '../cursor.js';
 import { runLegs, type LegOutcome } from '../fan-out.js';
 import { resolveLocation } from '../resolved.js';
 import { dedupe } from '../dedupe.js';
@@ -30,7 +30,8 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
 
-  const { platforms: _all, ...legQuery } = query; // a leg's answer does not depend on the other platforms
+  const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
+  const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => {
       const offset = positionOf(adapter.platform);
@@ -49,6 +50,29 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   );
   assertSomeLegSucceeded(legs);
 
+  // A fully cached call answers from the page built for exactly these leg values, if there is one.
+  const pageKey = env.pages && legs.every((l) => l.cached) ? `${env.keyEnv}|${hash}|${limit}|${fold}|${cursor ?? ''}` : null;
+  const legValues = legs.map((l) => l.value);
+  const memoized = pageKey ? env.pages!.get<OperationResult<Property[]>>(pageKey, legValues) : null;
+  if (memoized) return memoized;
+  const result = assemblePage(env, { query, hash, limit, cursor, fold, positions, legs });
+  return pageKey ? env.pages!.set(pageKey, legValues, result) : result;
+}
+
+interface PageParts {
+  query: SearchQuery;
+  hash: string;
+  limit: number;
+  cursor: string | null;
+  fold: boolean;
+  positions: Record<string, number>;
+  legs: LegOutcome<SearchLegResult>[];
+}
+
+/** Merges the legs into one page, folds duplicates, and says what the page means. */
+function assemblePage(env: OperationEnv, { query, hash, limit, cursor, fold, positions, legs }: PageParts): OperationResult<Property[]> {
+  const { platforms } = query;
+  const positionOf = (p: Platform) => positions[p] ?? 0;
   const slices: LegSlice[] = legs.flatMap((leg) =>
     leg.value ? [{ platform: leg.platform, position: positionOf(leg.platform), items: leg.value.items, hasMore: leg.value.hasMore }] : [],
   );

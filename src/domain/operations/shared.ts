@@ -8,6 +8,7 @@ import type { CallShape } from '../pricing.js';
 import type { Cache } from '../service-ports.js';
 import type { KeyEnv } from '../plans.js';
 import { cacheSlot, type CacheNamespace, type CacheSlot } from '../cache-policy.js';
+import type { PageMemo } from '../page-memo.js';
 
 /** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
 export interface OperationEnv extends LegRuntime {
@@ -19,6 +20,8 @@ export interface OperationEnv extends LegRuntime {
   /** Leg cache; sandbox and live answers live under separate keys. */
   cache: Cache;
   keyEnv: KeyEnv;
+  /** Finished pages of fully cached calls (page-memo.ts); absent: every call builds its page. */
+  pages?: PageMemo;
 }
 
 export function slot(env: OperationEnv, ns: CacheNamespace, parts: unknown): CacheSlot {

@@ -17,6 +17,7 @@ import { platformsNote } from '../../domain/capabilities.js';
 import { createProgress, waitInline, type SendProgress } from './progress.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 import { clientAddress } from '../client-address.js';
+import { envelopeJson } from '../envelope-json.js';
 
 type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
 
@@ -26,7 +27,7 @@ type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: 
  * after one line a human or a model can act on.
  */
 function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<string, unknown> }, accepted: boolean): string {
-  const json = JSON.stringify(result);
+  const json = envelopeJson(result) ?? JSON.stringify(result);
   if (accepted) {
     const job = result.data as { jobId: string; estimatedSeconds?: number };
     return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${json}`;

@@ -1,6 +1,5 @@
 import { errorAnchor } from '../../domain/error-catalogue.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../../deps.js';
 import { ServiceError, errorBody, type ErrorBody } from '../../domain/errors.js';
 import { appRouter } from '../../router/app-router.js';
@@ -12,6 +11,7 @@ import { routeTable } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 import { clientAddress } from '../client-address.js';
+import { createOpenApiCore } from './openapi-core.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
 
@@ -90,26 +90,22 @@ function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requ
   }) as ServerResponse['end'];
 }
 
-/** The REST face: `/v1/*` through trpc-to-openapi's core node handler on the shared router. */
+/** The REST face: `/v1/*` through our core (openapi-core.ts, trpc-to-openapi's rules) on the shared router. */
 export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) {
   const routes = routeTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
   const contexts = new WeakMap<IncomingMessage, Context>();
 
-  const handle = createOpenApiNodeHttpHandler({
+  const handle = createOpenApiCore({
     router: appRouter,
-    createContext: ({ req }) => contexts.get(req)!,
-    onError: ({ error, req }) => {
+    contextOf: (req) => contexts.get(req)!,
+    onError: (error, req) => {
       // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
       // else is a fault of the face itself, logged here with the request's id.
       if (error.cause instanceof ServiceError || error.code !== 'INTERNAL_SERVER_ERROR') return;
       const requestId = contexts.get(req)?.requestId;
       deps.log.error({ requestId, face: 'rest', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
     },
-    responseMeta: ({ ctx, errors }) => {
-      const c = ctx as Context | undefined;
-      if (!c) return {};
-      return errors.length ? { headers: c.res.headers } : { status: c.res.status ?? 200, headers: c.res.headers };
-    },
+    responseMeta: (c, failed) => (failed ? { headers: c.res.headers } : { status: c.res.status ?? 200, headers: c.res.headers }),
   });
 
   return async function restHandler(req: RestRequest, res: ServerResponse, path: string, search: string): Promise<void> {
@@ -170,7 +166,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     });
     contexts.set(req, ctx);
     rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl);
-    await handle(req, res);
+    await handle(req, res, path);
   }
 }
 export type RestHandler = ReturnType<typeof createRestHandler>;

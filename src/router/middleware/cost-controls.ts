@@ -11,7 +11,8 @@ import { t } from '../trpc.js';
  */
 export const costControls = t.middleware(async ({ ctx, input, next }) => {
   const { maxCredits, dryRun } = (input ?? {}) as { maxCredits?: number; dryRun?: boolean };
-  const result = await next({ ctx: { ...(maxCredits !== undefined ? { maxCredits } : {}), ...(dryRun ? { dryRun: true } : {}) } });
+  // No new context when neither is asked: tRPC copies the whole context for every `ctx` given.
+  const result = maxCredits === undefined && !dryRun ? await next() : await next({ ctx: { ...(maxCredits !== undefined ? { maxCredits } : {}), ...(dryRun ? { dryRun: true } : {}) } });
   if (result.ok || !(result.error.cause instanceof DryRunStop)) return result;
   const { estimate } = result.error.cause;
   const meta = { requestId: ctx.requestId, creditsCharged: 0, platforms: estimate.platforms.map((p) => p.platform) as Platform[] };

@@ -2,10 +2,13 @@ import { ServiceError } from '../../domain/errors.js';
 import { t } from '../trpc.js';
 
 /**
- * trpc-to-openapi hands path parameters over still percent-encoded (stack-notes pitfall 4).
- * This decodes them for REST calls only: MCP and tRPC callers send ids verbatim.
+ * The REST request's own input, read after auth and rate limit like any bad input: a body the
+ * face could not read is refused here, and path parameters, which trpc-to-openapi hands over
+ * still percent-encoded (stack-notes pitfall 4), are decoded. MCP and tRPC callers send ids
+ * verbatim. One middleware for both: every middleware level costs tRPC a copy of its options.
  */
-export const decodeRestPathParams = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+export const readRestInput = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  if (ctx.bodyError) throw ctx.bodyError;
   const template = meta?.openapi?.path;
   if (ctx.transport !== 'rest' || !template?.includes('{')) return next();
   const raw = (await getRawInput()) as Record<string, unknown> | undefined;

@@ -5,11 +5,15 @@ import { restRetries } from '../middleware/rest-retries.js';
 import { costControls } from '../middleware/cost-controls.js';
 import { shapeAnswer } from '../middleware/shape-answer.js';
 import { shapeableAnswer } from '../async-answer.js';
+import { rememberValidPages } from '../page-output.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
 import type { Context } from '../context.js';
 import type { Principal } from '../../domain/service-ports.js';
+
+/** Validated once per memoized page in production (page-output.ts); in full elsewhere. */
+const Output = shapeableAnswer(rememberValidPages(SearchOutput));
 
 const DESCRIPTION =
   'Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items ' +
@@ -45,7 +49,7 @@ export const search = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(shapeableAnswer(SearchOutput))
+  .output(Output)
   .query(run);
 
 export const searchByBody = authedProcedure
@@ -55,5 +59,5 @@ export const searchByBody = authedProcedure
   .use(shapeAnswer)
   .use(restRetries)
   .use(acceptAsync)
-  .output(shapeableAnswer(SearchOutput))
+  .output(Output)
   .query(run);

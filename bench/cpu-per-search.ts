@@ -1,0 +1,53 @@
+/**
+ * 9. CPU time of the service per cached sandbox search, beyond what a bare node:http handler
+ * spends answering the same bytes. The load generator runs in a child process, so
+ * `process.cpuUsage()` of this process is the service's own work (user + system, both threads
+ * of libuv included): unlike wall-clock figures it barely moves when other processes share the
+ * cores. Rounds alternate service and bare; the medians per request are compared. Goal: <= 0.25 ms.
+ *   npx tsx bench/cpu-per-search.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
+ */
+import { bearer, capture, expectStatuses, interleave, loadFromChild, median, ms, progress, row, scenarioMain, startBare, startBenchApp, type LoadTarget, type Row } from './support.js';
+import { SEARCH_PATH } from './rest-throughput.js';
+
+const ROUNDS = 5;
+const REQUESTS = 4_000;
+const CONNECTIONS = 10;
+const GOAL_MS = 0.25;
+
+/** Milliseconds of this process's CPU per successful request of one fixed-size load run. */
+async function cpuPerRequest(target: LoadTarget, what: string): Promise<number> {
+  const before = process.cpuUsage();
+  const result = expectStatuses(await loadFromChild({ kind: 'throughput', connections: CONNECTIONS, durationMs: 0, amount: REQUESTS, ...target }), '200', what);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / result.requests;
+}
+
+export async function run(): Promise<Row[]> {
+  const app = await startBenchApp();
+  try {
+    const { key } = await app.newKey('sandbox');
+    const rest: LoadTarget = { url: `${app.baseUrl}${SEARCH_PATH}`, headers: bearer(key) };
+    const sample = await capture(rest.url, { headers: bearer(key) });
+    if (sample.status !== 200) throw new Error(`search answered ${sample.status}: ${sample.body.toString()}`);
+    const bare = await startBare(sample);
+    try {
+      const baseline: LoadTarget = { url: `${bare.url}${SEARCH_PATH}`, headers: bearer(key) };
+      await cpuPerRequest(rest, 'REST search (warm-up)');
+      await cpuPerRequest(baseline, 'bare handler (warm-up)');
+      const results = await interleave(ROUNDS, { rest: () => cpuPerRequest(rest, 'REST search'), bare: () => cpuPerRequest(baseline, 'bare handler') });
+      const round = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
+      progress(`cpu-per-search: REST ${round(results.rest!)} ms; bare ${round(results.bare!)} ms per request`);
+      const [ours, bareMs] = [median(results.rest!), median(results.bare!)];
+      const beyond = ours - bareMs;
+      return [
+        row('9 CPU per search', `service CPU per cached sandbox search over REST (${sample.body.length} B body), ${REQUESTS} requests`, ms(ours), `bare node:http, same bytes: ${ms(bareMs)}`, `${ms(beyond)} beyond bare (goal <= ${GOAL_MS} ms)`, beyond <= GOAL_MS),
+      ];
+    } finally {
+      await bare.close();
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+await scenarioMain(import.meta.url, run);

@@ -1,0 +1,43 @@
+import { isPageData, serializedData } from '../domain/page-memo.js';
+
+/**
+ * The faces write `{ data, meta }` themselves when `data` is a memoized page (issue 15): its JSON
+ * text was made once (page-memo.ts), so only the per-request rest of the envelope is serialized.
+ * Node 20 has no JSON.rawJSON, hence the splice. The text is the one JSON.stringify would give
+ * for an envelope whose `data` comes first, as every envelope's does (router/envelope.ts).
+ */
+export function envelopeJson(envelope: object): string | undefined {
+  const json = serializedData((envelope as { data?: unknown }).data);
+  if (json === undefined) return undefined;
+  const { data: _data, ...rest } = envelope as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  return tail === '{}' ? `{"data":${json}}` : `{"data":${json},${tail.slice(1)}`;
+}
+
+/** A memoized page's data as UTF-8 bytes, encoded once: a body is then one copy, not an encoding of 22 kB. */
+const encoded = new WeakMap<object, Buffer>();
+/**
+ * Pages sent once: bytes are made on the second send. A page that is never asked for again (a
+ * process cycling through more queries than its memos hold) then costs no text and bytes beyond
+ * what JSON.stringify of its answer makes anyway.
+ */
+const sentOnce = new WeakSet<object>();
+const DATA_OPEN = Buffer.from('{"data":');
+
+/** The envelope as the bytes envelopeJson would give; undefined when its data is not a memoized page, or on the page's first send. */
+export function envelopeBytes(envelope: object): Buffer | undefined {
+  const data = (envelope as { data?: unknown }).data;
+  if (!isPageData(data)) return undefined;
+  let bytes = encoded.get(data);
+  if (!bytes) {
+    if (!sentOnce.has(data)) {
+      sentOnce.add(data);
+      return undefined;
+    }
+    bytes = Buffer.from(serializedData(data)!);
+    encoded.set(data, bytes);
+  }
+  const { data: _data, ...rest } = envelope as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  return Buffer.concat([DATA_OPEN, bytes, Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`)]);
+}
