@@ -580,6 +580,56 @@ export interface components {
                 deduplicated?: number;
                 /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
+            } | {
+                requestId: string;
+                platforms: components["schemas"]["Platform"][];
+                cached?: boolean;
+                partial?: boolean;
+                creditsCharged: number;
+                currency?: string;
+                pagination?: components["schemas"]["Pagination"] | null;
+                platformResults?: components["schemas"]["PlatformResult"][];
+                warnings?: (components["schemas"]["Warning"] | {
+                    code: string;
+                    platforms?: components["schemas"]["Platform"][];
+                })[];
+                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+                deduplicated?: number;
+                resolved?: {
+                    location?: {
+                        name?: string;
+                        region?: string | null;
+                        /** @description ISO 3166-1 alpha-2. */
+                        countryCode?: string;
+                        lat?: number;
+                        lng?: number;
+                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        radiusKm?: number | null;
+                        /** @description The location as sent (normalised). */
+                        query?: string;
+                        /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
+                        alternatives?: components["schemas"]["ResolvedPlace"][];
+                        /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
+                        byPlatform?: {
+                            name: string;
+                            region: string | null;
+                            /** @description ISO 3166-1 alpha-2. */
+                            countryCode: string;
+                            lat: number;
+                            lng: number;
+                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            radiusKm: number | null;
+                            platform: components["schemas"]["Platform"];
+                        }[];
+                    };
+                    property?: {
+                        name?: string;
+                        address?: string | null;
+                        googleHotelId?: string | null;
+                    };
+                };
+                nextCursor?: string;
+                failedPlatforms?: components["schemas"]["PlatformResult"][];
             };
         };
         Error: {

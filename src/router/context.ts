@@ -18,6 +18,12 @@ export interface ResponseBag {
   /** For the request log: the caller's key prefix (never the key) and what the call cost. */
   keyPrefix?: string;
   creditsCharged?: number;
+  /**
+   * What the charge was for (operation, platforms and their credits, outcome), set by settle():
+   * a job's worker posts its charge from this, not from the stored answer, which `view` or
+   * `fields` may have shaped.
+   */
+  billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' };
 }
 
 /**

@@ -96,6 +96,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
   const billed = { platforms: platformResults.map((r) => ({ platform: r.platform, credits: r.creditsCharged })), status: answer.meta.partial ? ('partial' as const) : ('complete' as const) };
   await postCharge(ctx, creditsCharged, result.operation, answer, billed);
   ctx.res.creditsCharged = creditsCharged;
+  ctx.res.billed = { operation: result.operation, ...billed };
   ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
   return answer;
 }

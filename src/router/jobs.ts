@@ -6,6 +6,9 @@ import type { KeyEnv } from '../domain/plans.js';
 /** Jobs are kept 24 h, then answer 404 job_not_found and are deleted (design.md section 3). */
 export const JOB_RETENTION_MS = 24 * 60 * 60_000;
 
+/** A job id as this service makes them; anything else is an unknown job, answered without asking the database. */
+export const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 /** Identical calls of one account (same operation, key kind and normalised input) share a job. */
 export function jobDedupKey(procedure: string, env: KeyEnv, input: unknown): string {
   return createHash('sha256').update(stableJson({ procedure, env, input })).digest('base64url');

@@ -76,6 +76,35 @@ describe('MCP tasks', () => {
     await client.close();
   });
 
+  it('answers an odd task id as not found, never with the database error', async () => {
+    const client = await connect((await app.newKey('sandbox')).key);
+    for (const taskId of ['a\u0000b', 'job_' + '0'.repeat(26), 'x'.repeat(5000)]) {
+      for (const call of [() => client.experimental.tasks.getTask(taskId), () => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema), () => client.experimental.tasks.cancelTask(taskId)]) {
+        const err = (await call().then(() => null, (e: Error) => e))!;
+        expect(err).toBeInstanceOf(Error);
+        expect(err.message).not.toMatch(/query|select|async_jobs|acct_/i);
+      }
+    }
+    await client.close();
+  });
+
+  it('answers the result of a job started over REST POST /v1/search as a search_stays result', async () => {
+    const { key } = await app.newKey('sandbox');
+    const res = await fetch(`${app.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ location: 'sandbox:async', platforms: ['vrbo'], limit: 2 }),
+    });
+    expect(res.status).toBe(202);
+    const { data } = (await res.json()) as { data: { jobId: string } };
+    const client = await connect(key);
+    const result = (await client.experimental.tasks.getTaskResult(data.jobId, CallToolResultSchema, { timeout: 30_000 })) as { isError?: boolean; content: { text: string }[]; structuredContent?: { data: unknown[] } };
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]!.text).toMatch(/^Search stays: 2 item\(s\)/);
+    expect(result.structuredContent!.data).toHaveLength(2);
+    await client.close();
+  });
+
   it('refuses bad input at once, naming the field, without a task', async () => {
     const client = await connect((await app.newKey('sandbox')).key);
     const seen = await streamOf(client, { location: 'Paris', platforms: ['airbnb'], limit: 0 });

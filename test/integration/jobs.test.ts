@@ -116,6 +116,25 @@ describe('live jobs', () => {
     expect(rows).toEqual([{ entry_key: `job:${data.jobId}`, amount: '-10' }]);
   });
 
+  it('books a job by its operation, platforms and outcome, even when its answer was shaped (POST /search, view=compact)', async () => {
+    const { key, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    fake.set('vrbo', { expectedMs: 30_000, delayMs: 300 });
+    const res = await fetch(`${app.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ location: 'Miami', platforms: ['vrbo', 'airbnb'], view: 'compact' }),
+    });
+    expect(res.status).toBe(202);
+    const { data } = (await res.json()) as Poll;
+    const { final } = await pollUntilDone(data.jobId, key);
+    fake.reset();
+    expect(final.data.status).toBe('completed');
+    expect(final.meta.platformResults).toBeUndefined(); // the compact view drops them from the answer
+    const [row] = await app.sql<{ reason: string; platforms: string[]; platform_credits: number[]; status: string; amount: string }[]>`
+      select reason, platforms, platform_credits, status, amount::text from credit_ledger where account_id = ${accountId} and amount < 0`;
+    expect(row).toEqual({ reason: 'search', platforms: ['vrbo', 'airbnb'], platform_credits: [5, 5], status: 'complete', amount: '-10' });
+  });
+
   it('fails at 0 credits with the error the synchronous call would give', async () => {
     const { key, accountId } = await app.newKey('live', { credits: 100 });
     fake.set('booking', { expectedMs: 30_000, mode: 'empty' });

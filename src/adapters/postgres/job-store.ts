@@ -81,12 +81,12 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
       return row ? toRecord(row) : null;
     },
 
-    async complete(id, { credits, result, now }) {
+    async complete(id, { credits, result, billed, now }) {
       return db.transaction(async (tx) => {
         const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
         if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
         if (credits > 0) {
-          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, reason: job.procedure, keyId: job.keyId, ...billedDetail(result) });
+          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId });
           if (!posted) return 'unaffordable' as const;
         }
         await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
@@ -121,10 +121,11 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
   };
 }
 
-/** The console's detail of a job's charge, read from the envelope it stores (its meta.platformResults). */
-function billedDetail(result: { meta: Record<string, unknown> } | null): Pick<LedgerEntry, 'platforms' | 'status'> {
-  const legs = result?.meta.platformResults;
-  if (!Array.isArray(legs)) return {};
-  const platforms = legs.map((l: { platform?: unknown; creditsCharged?: unknown }) => ({ platform: String(l.platform), credits: Number(l.creditsCharged) || 0 }));
-  return { platforms, status: result?.meta.partial ? 'partial' : 'complete' };
+/**
+ * A job's charge as the console reads it: the operation (not the procedure: `searchByBody` is a
+ * search), the platforms with their credits and the outcome, as the procedure's settle() saw
+ * them. Without them (a result not made by settle) only the procedure name is known.
+ */
+function chargeDetail(procedure: string, billed: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' } | undefined): Pick<LedgerEntry, 'reason' | 'platforms' | 'status'> {
+  return billed ? { reason: billed.operation, platforms: billed.platforms, status: billed.status } : { reason: procedure };
 }

@@ -21,7 +21,12 @@ export function createKeyLastUse(db: Db, clock: Clock, log: Logger): KeyUse {
       const now = clock.now();
       const last = written.get(keyId);
       if (last !== undefined && now.getTime() - last < EVERY_MS) return;
-      if (written.size >= REMEMBERED) for (const [id, at] of written) if (now.getTime() - at >= EVERY_MS) written.delete(id);
+      if (written.size >= REMEMBERED) {
+        for (const [id, at] of written) if (now.getTime() - at >= EVERY_MS) written.delete(id);
+        // Still full (that many keys used within a minute): start over. At worst each key is written
+        // once more this minute; the map never grows past the bound.
+        if (written.size >= REMEMBERED) written.clear();
+      }
       written.set(keyId, now.getTime());
       db.update(apiKeys)
         .set({ lastUsedAt: now })

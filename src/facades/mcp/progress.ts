@@ -62,6 +62,7 @@ export async function waitInline(ctx: Context & { principal: Principal }, accept
   const record = bound > 0 ? await waitForJob(ctx, job.jobId, bound, onLeg) : null;
   const result = record ? syncAnswerOf(ctx, record) : null;
   if (!result) return { answer: accepted, inline: false };
+  // Only heard when some leg was not (progress must increase): the result itself says the job ended.
   progress.emit(Math.max(total, progress.sent()), Math.max(total, progress.sent()), `Job ${job.jobId} completed.`);
   return { answer: result, inline: true };
 }

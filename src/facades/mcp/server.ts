@@ -52,9 +52,13 @@ function toolError(deps: Deps, requestId: string, err: unknown): CallToolResult 
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { ...body } };
 }
 
+/** Procedures that are another transport form of a tool's procedure. */
+const PROCEDURE_OF_FORM: Record<string, string> = { searchByBody: 'search' };
+
 /** A finished job as the tool result its call would have answered at once (tasks/result). */
 function jobResult(deps: Deps, job: JobRecord): CallToolResult {
-  const tool = TOOLS.find((t) => t.procedure === job.procedure)!;
+  // A job started over REST may come from a procedure no tool names (POST /v1/search is searchByBody).
+  const tool = TOOLS.find((t) => t.procedure === job.procedure) ?? TOOLS.find((t) => t.procedure === PROCEDURE_OF_FORM[job.procedure])!;
   const ctx = createContext(deps, { transport: 'mcp', authorization: null, clientAddress: undefined });
   try {
     const answer = syncAnswerOf(ctx, job)!;

@@ -2,7 +2,7 @@ import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import type { JobRecord, Principal } from '../../domain/service-ports.js';
-import { JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs.js';
+import { JOB_ID, JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs.js';
 import { createContext } from '../../router/context.js';
 import { waitForJob } from '../../router/middleware/prefer-wait.js';
 import { isFinished } from '../../router/job-answer.js';
@@ -37,8 +37,7 @@ function refuse(what: string): never {
  * the call would have answered at once (the same text, structuredContent or tool error).
  */
 export function jobTaskStore(deps: Deps, principal: Principal, resultOf: (job: JobRecord) => CallToolResult): TaskStore {
-  const owner = { accountId: principal.accountId, keyEnv: principal.env };
-  const find = (taskId: string) => deps.jobs.find(taskId, owner, deps.clock.now());
+  const find = (taskId: string) => findTask(deps, principal, taskId);
   return {
     createTask: async () => refuse('Tasks are created by tools/call with a task parameter.'),
     async getTask(taskId) {
@@ -47,7 +46,7 @@ export function jobTaskStore(deps: Deps, principal: Principal, resultOf: (job: J
     },
     async getTaskResult(taskId) {
       const job = await find(taskId);
-      if (!job || (job.status !== 'completed' && job.status !== 'failed')) throw new McpError(ErrorCode.InvalidParams, `Task not finished or not found: ${taskId}`);
+      if (!job || (job.status !== 'completed' && job.status !== 'failed')) throw new McpError(ErrorCode.InvalidParams, `Task not finished or not found: ${String(taskId).slice(0, 64)}`);
       return resultOf(job);
     },
     storeTaskResult: async () => refuse('Task results are stored by the job worker.'),
@@ -56,6 +55,28 @@ export function jobTaskStore(deps: Deps, principal: Principal, resultOf: (job: J
     listTasks: async () => refuse('This server does not list tasks; keep the taskId from tools/call.'),
   };
 }
+
+/**
+ * The caller's job behind a task id, or null. Anything that is not a job id is an unknown task,
+ * answered without asking the database; a database failure is logged and answered as an internal
+ * error without its text (the SDK would send an error's message, SQL included, to the client).
+ */
+async function findTask(deps: Deps, principal: Principal, taskId: string): Promise<JobRecord | null> {
+  if (typeof taskId !== 'string' || !JOB_ID.test(taskId)) return null;
+  try {
+    return await deps.jobs.find(taskId, { accountId: principal.accountId, keyEnv: principal.env }, deps.clock.now());
+  } catch (err) {
+    const requestId = deps.ids.requestId();
+    deps.log.error({ requestId, err: err instanceof Error ? err.constructor.name : 'error' }, 'task lookup failed');
+    throw new McpError(ErrorCode.InternalError, `The service could not read this task now; retry shortly (request ${requestId}).`);
+  }
+}
+
+/**
+ * How long tasks/result blocks in all before it answers "still working" (a JSON-RPC error the
+ * client retries, or it polls tasks/get): a request never holds a socket for a job's whole life.
+ */
+const RESULT_WAIT_LIMIT_SECONDS = 120;
 
 /** How long one wait of tasks/result lasts before it re-reads the job (the job's end event wakes it sooner). */
 const RESULT_WAIT_SECONDS = 30;
@@ -69,16 +90,19 @@ export function taskResultHandler(deps: Deps, principal: Principal, resultOf: (j
   return async (request: { params: { taskId: string } }, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     const { taskId } = request.params;
     const ctx = { ...createContext(deps, { transport: 'mcp', authorization: null, clientAddress: undefined, signal: extra.signal }), principal };
+    const until = Date.now() + RESULT_WAIT_LIMIT_SECONDS * 1000;
     for (;;) {
-      const job = await deps.jobs.find(taskId, { accountId: principal.accountId, keyEnv: principal.env }, deps.clock.now());
-      if (!job) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      const job = await findTask(deps, principal, taskId);
+      if (!job) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${String(taskId).slice(0, 64)}`);
       if (isFinished(job)) {
         const result = resultOf(job);
         return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
       }
       if (extra.signal.aborted) throw new McpError(ErrorCode.InvalidRequest, 'Request cancelled');
+      const left = (until - Date.now()) / 1000;
+      if (left <= 0) throw new McpError(ErrorCode.InvalidRequest, `Task ${taskId} is still working after ${RESULT_WAIT_LIMIT_SECONDS} s of waiting; call tasks/result again, or poll tasks/get.`);
       // Without the event connection (null), wait one poll interval rather than spin.
-      const waited = await waitForJob(ctx, taskId, RESULT_WAIT_SECONDS);
+      const waited = await waitForJob(ctx, taskId, Math.min(RESULT_WAIT_SECONDS, Math.ceil(left)));
       if (waited === null) await new Promise((resolve) => setTimeout(resolve, pollAfterSeconds(job, deps.clock.now()) * 1000));
     }
   };

@@ -22,13 +22,17 @@ export async function waitForJob(ctx: Authed, jobId: string, seconds: number, on
   });
   if (!listening) return null;
   ctx.res.headers['Preference-Applied'] = `wait=${seconds}`;
-  const before = await deps.jobs.find(jobId, { accountId: ctx.principal.accountId, keyEnv: ctx.principal.env }, deps.clock.now());
-  if (!before || isFinished(before)) {
+  const owner = { accountId: ctx.principal.accountId, keyEnv: ctx.principal.env };
+  try {
+    const before = await deps.jobs.find(jobId, owner, deps.clock.now());
+    if (!before || isFinished(before)) return before;
+    if (!(await listening.done(seconds * 1000))) return before;
+    return (await deps.jobs.find(jobId, owner, deps.clock.now())) ?? before;
+  } finally {
+    // However the wait ends (a database error included), the listener goes: nothing keeps a
+    // finished request's progress callback alive.
     listening.cancel();
-    return before;
   }
-  if (!(await listening.done(seconds * 1000))) return before;
-  return (await deps.jobs.find(jobId, { accountId: ctx.principal.accountId, keyEnv: ctx.principal.env }, deps.clock.now())) ?? before;
 }
 
 /**

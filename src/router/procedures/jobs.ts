@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { Meta } from '../../domain/model/common.js';
+import { ShapedMeta } from '../../domain/model/shaped.js';
 import { isFinished, jobAnswer } from '../job-answer.js';
 import { waitForJob } from '../middleware/prefer-wait.js';
 import { authedProcedure } from '../procedure.js';
-
-const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
+import { JOB_ID } from '../jobs.js';
 
 export const JobInput = z.object({ jobId: z.string().max(64).describe('The job_ id from a 202 answer.') });
 
@@ -22,7 +22,9 @@ export const JobOutput = z
         .optional()
         .describe('When the call gave a callbackUrl: its delivery (waiting while the job runs).'),
     }),
-    meta: Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }),
+    // The meta of the job's work; a call made with view=compact stored its short meta (as its
+    // synchronous answer would have had it).
+    meta: z.union([Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }), ShapedMeta.required({ creditsCharged: true, platforms: true })]),
   })
   .meta({ id: 'JobResponse' });
 
