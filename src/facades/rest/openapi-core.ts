@@ -112,7 +112,6 @@ type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: 
 /** Answers one matched REST call; `path` is the URL path without the query. */
 export function createOpenApiCore(opts: CoreOptions) {
   const routes = routesOf(opts.router);
-  const createCaller = opts.router.createCaller;
 
   function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer | undefined): void {
     res.statusCode = status;
@@ -140,8 +139,10 @@ export function createOpenApiCore(opts: CoreOptions) {
       if (!route) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
       route.prepare?.();
       if (!route.voidInput) input = { ...(method === 'GET' ? queryInput(req.query ?? {}, route.arrayKeys) : (req.body as object)), ...pathInput };
-      const caller = createCaller(ctx) as unknown as Record<string, (input: unknown) => Promise<unknown>>;
-      const data = await route.path.split('.').reduce((acc: any, segment) => acc[segment], caller)(input); // eslint-disable-line @typescript-eslint/no-explicit-any
+      // The procedure itself, called as tRPC's createCaller calls it, without building a caller
+      // proxy and walking it per request.
+      const callInput = input;
+      const data = await route.procedure({ path: route.path, getRawInput: async () => callInput, ctx, type: route.procedure._def.type, signal: undefined, batchIndex: 0 });
       const meta = opts.responseMeta(ctx, false);
       const bytes = data !== null && typeof data === 'object' ? envelopeBytes(data) : undefined;
       send(res, meta.status ?? 200, meta.headers, bytes ?? JSON.stringify(data));
