@@ -40,22 +40,20 @@ export async function run(): Promise<Row[]> {
       await cpuPerRequest(baseline, 'bare handler (warm-up)');
       await cpuPerRequest(mcp, 'MCP tools/call (warm-up)');
       await cpuPerRequest(trpc, '/trpc query (warm-up)');
-      const results = await interleave(ROUNDS, {
-        rest: () => cpuPerRequest(rest, 'REST search'),
-        bare: () => cpuPerRequest(baseline, 'bare handler'),
-        mcp: () => cpuPerRequest(mcp, 'MCP tools/call'),
-        trpc: () => cpuPerRequest(trpc, '/trpc query'),
-      });
+      // REST against bare first, in rounds of their own: the other faces' garbage is not collected
+      // during (and counted in) REST's rounds. Then the faces, with REST again for their ratios.
+      const results = await interleave(ROUNDS, { rest: () => cpuPerRequest(rest, 'REST search'), bare: () => cpuPerRequest(baseline, 'bare handler') });
+      Object.assign(results, await interleave(ROUNDS, { mcp: () => cpuPerRequest(mcp, 'MCP tools/call'), trpc: () => cpuPerRequest(trpc, '/trpc query'), restAgain: () => cpuPerRequest(rest, 'REST search') }));
       const round = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
-      progress(`cpu-per-search: REST ${round(results.rest!)} ms; bare ${round(results.bare!)} ms; MCP ${round(results.mcp!)} ms; /trpc ${round(results.trpc!)} ms per request`);
-      const [ours, bareMs, mcpMs, trpcMs] = [median(results.rest!), median(results.bare!), median(results.mcp!), median(results.trpc!)];
+      progress(`cpu-per-search: REST ${round(results.rest!)} ms; bare ${round(results.bare!)} ms; REST again ${round(results.restAgain!)} ms; MCP ${round(results.mcp!)} ms; /trpc ${round(results.trpc!)} ms per request`);
+      const [ours, bareMs, mcpMs, trpcMs, restAgain] = [median(results.rest!), median(results.bare!), median(results.mcp!), median(results.trpc!), median(results.restAgain!)];
       const beyond = ours - bareMs;
       // As a throughput ratio to REST would be if CPU were the only limit: REST's CPU over the face's.
-      const ratio = (faceMs: number) => `${(ours / faceMs).toFixed(3)} of REST (REST CPU / face CPU; informative)`;
+      const ratio = (faceMs: number) => `${(restAgain / faceMs).toFixed(3)} of REST (REST CPU / face CPU; informative)`;
       return [
         row('9 CPU per search', `service CPU per cached sandbox search over REST (${sample.body.length} B body), ${REQUESTS} requests`, ms(ours), `bare node:http, same bytes: ${ms(bareMs)}`, `${ms(beyond)} beyond bare (goal <= ${GOAL_MS} ms)`, beyond <= GOAL_MS),
-        row('9 CPU per search', `the same search as MCP tools/call (search_stays, JSON response), ${REQUESTS} calls`, ms(mcpMs), `REST: ${ms(ours)}`, ratio(mcpMs), true),
-        row('9 CPU per search', `the same search as a /trpc query, ${REQUESTS} calls`, ms(trpcMs), `REST: ${ms(ours)}`, ratio(trpcMs), true),
+        row('9 CPU per search', `the same search as MCP tools/call (search_stays, JSON response), ${REQUESTS} calls`, ms(mcpMs), `REST, same rounds: ${ms(restAgain)}`, ratio(mcpMs), true),
+        row('9 CPU per search', `the same search as a /trpc query, ${REQUESTS} calls`, ms(trpcMs), `REST, same rounds: ${ms(restAgain)}`, ratio(trpcMs), true),
       ];
     } finally {
       await bare.close();
