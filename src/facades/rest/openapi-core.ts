@@ -113,11 +113,17 @@ type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: 
 export function createOpenApiCore(opts: CoreOptions) {
   const routes = routesOf(opts.router);
 
-  function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer | undefined): void {
+  function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer[] | undefined): void {
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json');
     for (const [key, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(key, value);
-    res.end(body);
+    if (!Array.isArray(body)) return void res.end(body);
+    // Chunks of one body: its length said up front, written corked so they leave in one write.
+    res.setHeader('Content-Length', body.reduce((n, chunk) => n + chunk.length, 0));
+    res.cork();
+    for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+    res.end(body[body.length - 1]);
+    res.uncork();
   }
 
   return async function handle(req: RestRequest, res: ServerResponse, path: string): Promise<void> {
