@@ -30,7 +30,9 @@ export function steps(...list: Step[]) {
   return t.middleware(async ({ ctx, path, input, next }) => {
     // This context is the call's own: the entry middleware's `next({ ctx })` made it for this call
     // alone, so a step's additions are written into it rather than copied again. Every later step
-    // and the handler then see one object, as they saw tRPC's one copy before.
+    // and the handler then see one object, as they saw tRPC's one copy before. (A step around the
+    // one adding would see the addition after its `next()` returns, where tRPC's copy would not;
+    // only the outermost step, cost controls, adds anything.)
     const run = async (index: number): Promise<StepResult> => {
       if (index === list.length) return next();
       try {
