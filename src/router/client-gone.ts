@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * Thrown instead of billing a call whose client closed the connection before the debit: nobody
- * receives the answer, so nothing is charged. It is not a fault of ours (mapErrors logs it at
+ * receives the answer, so nothing is charged. It is not a fault of ours (mapFailure logs it at
  * info level, never as an internal error) and no client ever sees it.
  */
 export class ClientGone extends Error {
