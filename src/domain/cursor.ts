@@ -23,6 +23,23 @@ export function queryHash(boundQuery: unknown): string {
 }
 
 /**
+ * queryHash(query), remembered under `key`, a text that fully determines the query (the caller
+ * builds it from parts it writes anyway): a hot cached call then skips writing the query again.
+ * Bounded like the digests below.
+ */
+const queryHashes = new Map<string, string>();
+export function rememberedQueryHash(key: string, query: unknown): string {
+  let hash = queryHashes.get(key);
+  if (hash !== undefined) return hash;
+  hash = queryHash(query);
+  if (key.length <= 4_096) {
+    if (queryHashes.size >= 10_000) queryHashes.delete(queryHashes.keys().next().value!);
+    queryHashes.set(key, hash);
+  }
+  return hash;
+}
+
+/**
  * SHA-256 (base64url) of a key text, remembered: a hot cached call hashes the same few texts
  * (its query, its legs' cache keys) on every request. Bounded; long texts are not kept.
  */

@@ -18,7 +18,7 @@ export function resolveLocation(query: string, legs: PlacedLeg[]): { resolved: R
   const first = placed[0];
   if (!first) return { resolved: null, warnings: [] };
   const alternatives = first.alternatives ?? [];
-  const byPlatform = placed.filter((l) => !samePlace(l.place, first.place)).map((l) => ({ platform: l.platform, ...l.place }));
+  const byPlatform = placed.filter((l) => !samePlace(l.place, first.place)).map((l) => ({ ...l.place, platform: l.platform }));
   const warnings: Warning[] = [];
   if (alternatives.length > 0) {
     const others = alternatives.map((a) => `${a.name}, ${a.region ?? a.countryCode} (${a.countryCode}) at "${a.lat},${a.lng}"`).join('; ');
@@ -27,5 +27,6 @@ export function resolveLocation(query: string, legs: PlacedLeg[]): { resolved: R
       message: `"${query}" names several places; searched ${first.place.name}, ${first.place.countryCode} at "${first.place.lat},${first.place.lng}". Also: ${others}. Send location as "lat,lng" (or "name, countryCode") to choose.`,
     });
   }
-  return { resolved: { location: { query, ...first.place, alternatives, byPlatform } }, warnings };
+  // Keys in the schema's order: a page's meta built so is sent as built once validated (router/page-output.ts).
+  return { resolved: { location: { ...first.place, query, alternatives, byPlatform } }, warnings };
 }

@@ -1,3 +1,4 @@
+import type { GoneFlag } from './client-gone.js';
 import type { Deps } from '../deps.js';
 import type { SettledLeg } from '../domain/fan-out.js';
 import type { Principal } from '../domain/service-ports.js';
@@ -74,7 +75,7 @@ export interface ContextSource {
   authorization: string | null | undefined;
   clientAddress: string | undefined;
   /** Aborted when the caller's connection closes before the answer (HTTP faces). */
-  signal?: AbortSignal;
+  signal?: GoneFlag;
 }
 
 export function createContext(deps: Deps, source: ContextSource): Context {

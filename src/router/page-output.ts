@@ -13,8 +13,9 @@ export function trustValidatedPage(answer: object): void {
 /**
  * Output validation of an operation whose data may be a memoized page (issue 15). A page is
  * frozen and shared by every call that hits it, so validating it once is validating it for all:
- * in production the page's data is checked on its first two calls and then only the
- * per-request `meta` is, which took most of the zod time of a cached search. In tests and
+ * in production the page's data is checked on its first two calls, and from then on neither
+ * it nor the per-request `meta` settle() builds around it (see metaKept below), which took most
+ * of the zod time of a cached search. In tests and
  * development every answer is validated in full, as before. Either way the answer keeps the
  * page's own `data` (so the faces can send its JSON text made once) unless the schema changed
  * something in it; then the schema's output is sent.
@@ -29,12 +30,17 @@ export function rememberValidPages<S extends EnvelopeSchema>(schema: S): S {
   const meta = schema.shape.meta;
   const validated = new WeakSet<object>();
   const seenOnce = new WeakSet<object>();
+  /** Pages whose trusted answers go out unparsed: their data and a meta were kept as is by the schema. */
+  const metaKept = new WeakSet<object>();
   (schema as { parse: (value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => unknown }).parse = (value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => {
     const answer = value as { data?: unknown; meta?: unknown } | null;
     const data = answer !== null && typeof answer === 'object' ? answer.data : undefined;
     if (!isPageData(data)) return full(value, params);
-    if (validated.has(data) && trustedAnswers.has(answer!)) return { ...answer, meta: meta.parse(answer!.meta, params) };
-    const out = full(value, params) as { data: unknown };
+    if (trustedAnswers.has(answer!)) {
+      if (metaKept.has(data)) return answer;
+      if (validated.has(data)) return { ...answer, meta: meta.parse(answer!.meta, params) };
+    }
+    const out = full(value, params) as { data: unknown; meta: unknown };
     // A page seen for the first time is checked like any answer; from its second call on, it is
     // kept as is when the schema left it unchanged (compared as text, once).
     if (!seenOnce.has(data)) {
@@ -43,6 +49,10 @@ export function rememberValidPages<S extends EnvelopeSchema>(schema: S): S {
     }
     if (JSON.stringify(out.data) !== serializedData(data)) return out;
     validated.add(data);
+    // The meta settle() builds for this page differs between calls only in the request id (ours)
+    // and the unknown-parameter warning (a string): once the schema left one unchanged, a trusted
+    // answer of this page is sent as built, and its meta is not parsed again.
+    if (trustedAnswers.has(answer!) && JSON.stringify(out.meta) === JSON.stringify(answer!.meta)) metaKept.add(data);
     return { ...out, data };
   };
   return schema;

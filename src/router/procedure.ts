@@ -1,17 +1,43 @@
+import { getTRPCErrorFromUnknown } from '@trpc/server';
 import { t } from './trpc.js';
-import { mapErrors } from './middleware/errors.js';
+import { mapFailure } from './middleware/errors.js';
 import { readRestInput } from './middleware/rest-path.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { steps } from './middleware/steps.js';
+import { costControls } from './middleware/cost-controls.js';
+import { shapeAnswer } from './middleware/shape-answer.js';
+import { restRetries } from './middleware/rest-retries.js';
+import { acceptAsync } from './middleware/async-jobs.js';
 
 /**
- * The pipeline every operation runs through, in design.md's order: errors mapped (outermost),
- * auth, rate limit, then input reading (REST body and path decoding) and `.input()` validation;
- * the handler runs the verb.
+ * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
+ * limit, then input reading (REST body and path decoding); `.input()` validation and the handler
+ * follow. One middleware rather than four: tRPC copies its call options twice at every middleware
+ * level, which was the largest cost of a cached call of our own (issue 15). A failure thrown here
+ * is turned into a failed result as tRPC does between levels, so it is mapped the same way.
  */
-export const authedProcedure = t.procedure
-  .use(mapErrors)
-  .use(authenticate)
-  .use(rateLimit)
-  .use(readRestInput);
+const enter = t.middleware(async ({ ctx, path, meta, getRawInput, next }) => {
+  let result: Awaited<ReturnType<typeof next<{ principal: NonNullable<typeof ctx.principal> }>>>;
+  try {
+    const principal = await authenticate(ctx);
+    await rateLimit(ctx, principal);
+    const decoded = await readRestInput(ctx, meta, getRawInput);
+    // tRPC's types take a context or a raw input reader per call; its runtime reads both.
+    result = await next((decoded ? { ctx: { principal }, getRawInput: decoded } : { ctx: { principal } }) as { ctx: { principal: typeof principal } });
+  } catch (cause) {
+    result = { ok: false, error: getTRPCErrorFromUnknown(cause), marker: 'middlewareMarker' } as unknown as typeof result;
+  }
+  return mapFailure(ctx, path, getRawInput, result);
+});
+
+export const authedProcedure = t.procedure.use(enter);
 export const router = t.router;
+
+/**
+ * The steps of a billed operation between `.input()` and `.output()`, outermost first (issue 16
+ * cost controls, issue 17 retries, spec 4.9's 202): one middleware level for all of them.
+ */
+export const billedSteps = steps(costControls, restRetries, acceptAsync);
+/** The same, for operations whose answer `fields=` and `view=compact` shape (after billing). */
+export const shapeableBilledSteps = steps(costControls, shapeAnswer, restRetries, acceptAsync);

@@ -127,6 +127,33 @@ describe.each([false, true])('memoized search pages (production: %s)', (producti
     expect(dataText(after.body)).not.toBe(dataText(before.body));
   });
 
+  it('sends the same data bytes over /trpc as over REST, from the legs and from the memoized page, in tRPC\'s own format', async () => {
+    const input = encodeURIComponent(JSON.stringify({ location: 'Lisbon', limit: 20, checkIn: '2027-04-02', checkOut: '2027-04-05' }));
+    const trpc = async () => {
+      const res = await app.get(`/trpc/search?input=${input}`, sandboxA);
+      const body = await res.text();
+      return { status: res.status, body, type: res.headers.get('content-type'), vary: res.headers.get('vary'), requestId: res.headers.get('x-request-id') };
+    };
+    const rest = await call(`${SEARCH}&checkIn=2027-04-02&checkOut=2027-04-05`, sandboxA);
+    const answers = [await trpc(), await trpc(), await trpc(), await trpc()];
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.type).toBe('application/json');
+      expect(a.vary).toBe('trpc-accept, accept');
+      expect(a.body.startsWith('{"result":{"data":{"kind":"result","data":')).toBe(true);
+      const sent = a.body.slice('{"result":{"data":{"kind":"result","data":'.length, a.body.lastIndexOf(',"meta":'));
+      expect(`{"data":${sent}`).toBe(dataText(rest.body));
+      const parsed = JSON.parse(a.body) as { result: { data: { meta: { requestId: string } } } };
+      expect(parsed.result.data.meta.requestId).toBe(a.requestId);
+    }
+    // a refused call keeps tRPC's error format, with our error body
+    const bad = await app.get(`/trpc/search?input=${encodeURIComponent(JSON.stringify({ location: 'Lisbon', limit: 0 }))}`, sandboxA);
+    expect(bad.status).toBe(400);
+    const error = ((await bad.json()) as { error: { data: { httpStatus: number; apiError: { error: { param: string } } } } }).error;
+    expect(error.data.httpStatus).toBe(400);
+    expect(error.data.apiError.error.param).toBe('limit');
+  });
+
   it('answers from the platforms again once the leg entries expire', async () => {
     clock.advance(31 * 60_000);
     const expired = await call(SEARCH, sandboxA);

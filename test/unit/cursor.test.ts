@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, queryHash, sha256Text, stableJson, StableText } from '../../src/domain/cursor.js';
+import { decodeCursor, encodeCursor, queryHash, rememberedQueryHash, sha256Text, stableJson, StableText } from '../../src/domain/cursor.js';
 import { cacheSlot } from '../../src/domain/cache-policy.js';
 import { ServiceError } from '../../src/domain/errors.js';
 
@@ -155,5 +155,16 @@ describe('stableJson edge cases', () => {
     expect(stableJson({ only: undefined })).toBe('{}');
     expect(stableJson([])).toBe('[]');
     expect(stableJson(undefined)).toBe('null');
+  });
+});
+
+describe('rememberedQueryHash', () => {
+  it('is the query hash, whether computed or remembered, and follows its key', () => {
+    const a = { location: 'Lisbon', platforms: ['airbnb'] };
+    const b = { location: 'Porto', platforms: ['airbnb'] };
+    expect(rememberedQueryHash('k-a', a)).toBe(queryHash(a));
+    expect(rememberedQueryHash('k-a', a)).toBe(queryHash(a));
+    expect(rememberedQueryHash('k-b', b)).toBe(queryHash(b));
+    expect(queryHash(b)).not.toBe(queryHash(a));
   });
 });

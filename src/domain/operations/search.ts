@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, queryHash, stableJson, StableText } from '../cursor.js';
+import { decodeCursor, encodeCursor, rememberedQueryHash, stableJson, StableText } from '../cursor.js';
 import { runLegs, type LegOutcome } from '../fan-out.js';
 import { resolveLocation } from '../resolved.js';
 import { dedupe } from '../dedupe.js';
@@ -25,13 +25,14 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
 
   const { limit, cursor, dedupe: fold = true, ...rest } = params;
   const query: SearchQuery = { ...rest, platforms };
-  const hash = queryHash(query);
+  const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
+  const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
+  // The leg query and the platforms are the whole query: they key its remembered hash.
+  const hash = rememberedQueryHash(`${legQuery.text}\u0001${platforms.join(',')}`, query);
   const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
   const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
 
-  const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
-  const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => {
       const offset = positionOf(adapter.platform);

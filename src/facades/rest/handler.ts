@@ -99,7 +99,7 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     router: appRouter,
     contextOf: (req) => contexts.get(req)!,
     onError: (error, req) => {
-      // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
+      // Failures inside the pipeline were mapped (and, if ours, logged) by the entry middleware (mapFailure); anything
       // else is a fault of the face itself, logged here with the request's id.
       if (error.cause instanceof ServiceError || error.code !== 'INTERNAL_SERVER_ERROR') return;
       const requestId = contexts.get(req)?.requestId;

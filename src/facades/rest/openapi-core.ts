@@ -112,13 +112,18 @@ type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: 
 /** Answers one matched REST call; `path` is the URL path without the query. */
 export function createOpenApiCore(opts: CoreOptions) {
   const routes = routesOf(opts.router);
-  const createCaller = opts.router.createCaller;
 
-  function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer | undefined): void {
+  function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer[] | undefined): void {
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json');
     for (const [key, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(key, value);
-    res.end(body);
+    if (!Array.isArray(body)) return void res.end(body);
+    // Chunks of one body: its length said up front, written corked so they leave in one write.
+    res.setHeader('Content-Length', body.reduce((n, chunk) => n + chunk.length, 0));
+    res.cork();
+    for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+    res.end(body[body.length - 1]);
+    res.uncork();
   }
 
   return async function handle(req: RestRequest, res: ServerResponse, path: string): Promise<void> {
@@ -140,8 +145,10 @@ export function createOpenApiCore(opts: CoreOptions) {
       if (!route) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
       route.prepare?.();
       if (!route.voidInput) input = { ...(method === 'GET' ? queryInput(req.query ?? {}, route.arrayKeys) : (req.body as object)), ...pathInput };
-      const caller = createCaller(ctx) as unknown as Record<string, (input: unknown) => Promise<unknown>>;
-      const data = await route.path.split('.').reduce((acc: any, segment) => acc[segment], caller)(input); // eslint-disable-line @typescript-eslint/no-explicit-any
+      // The procedure itself, called as tRPC's createCaller calls it, without building a caller
+      // proxy and walking it per request.
+      const callInput = input;
+      const data = await route.procedure({ path: route.path, getRawInput: async () => callInput, ctx, type: route.procedure._def.type, signal: undefined, batchIndex: 0 });
       const meta = opts.responseMeta(ctx, false);
       const bytes = data !== null && typeof data === 'object' ? envelopeBytes(data) : undefined;
       send(res, meta.status ?? 200, meta.headers, bytes ?? JSON.stringify(data));

@@ -25,12 +25,29 @@ export function routeTable(paths: Record<string, Record<string, unknown>>): Rout
       names.set(`${method.toUpperCase()} ${template}`, new Set((op.parameters ?? []).map((p) => p.name)));
     }
   }
+  // Paths without parameters (`/search`, most of every call) are looked up, not matched against
+  // every route's pattern: both questions are asked on every request.
+  const exact = new Map<string, { template: string; methods: string[] }>();
+  for (const r of routes) {
+    if (r.template.includes('{')) continue;
+    const key = r.template.replace(/\/$/, '').toLowerCase();
+    const known = exact.get(key);
+    exact.set(key, known ? { template: known.template, methods: [...known.methods, ...r.methods] } : { template: r.template, methods: r.methods });
+  }
+  const exactOf = (path: string) => {
+    const key = (path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
+    // A parameterised template may match a static-looking path too (`/jobs/{id}` and `/jobs/x`): only
+    // paths that no parameterised template matches take the shortcut.
+    const hit = exact.get(key);
+    return hit && !routes.some((r) => r.template.includes('{') && r.regex.test(path)) ? hit : undefined;
+  };
   return {
     allowedMethods(path) {
-      return routes.filter((r) => r.regex.test(path)).flatMap((r) => r.methods);
+      return exactOf(path)?.methods ?? routes.filter((r) => r.regex.test(path)).flatMap((r) => r.methods);
     },
     templateOf(path) {
-      return routes.find((r) => r.regex.test(path))?.template ?? null;
+      const hit = exactOf(path);
+      return hit ? hit.template : (routes.find((r) => r.regex.test(path))?.template ?? null);
     },
     parameterNames(template, method) {
       return names.get(`${method} ${template}`) ?? new Set();

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Deps } from '../../deps.js';
 import { ServiceError } from '../../domain/errors.js';
@@ -7,6 +8,7 @@ import { createContext, type Context } from '../../router/context.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { logWhenFinished } from '../rest/handler.js';
 import { sendTrpcError, stampErrorBodies } from './errors.js';
+import { answerPlainQuery, plainQueryInput } from './direct-query.js';
 
 /** True for the API's procedures; the console's (`console.*`) answer only on /console/trpc, to a session. */
 function isApiProcedure(name: string): boolean {
@@ -39,7 +41,20 @@ export function createTrpcHandler(deps: Deps) {
       const refused = new ServiceError('method_not_allowed', `${method} is not allowed on /trpc/${name}; use ${allowed.join(' or ')}.`);
       return sendTrpcError(res, refused, requestId, publicUrl, { Allow: allowed.join(', ') }, name);
     }
-    contexts.set(req, createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: clientAddress(deps.config, req), signal: clientSignal(res) }));
+    const ctx = createContext(deps, { transport: 'trpc', requestId, authorization: req.headers.authorization, clientAddress: clientAddress(deps.config, req), signal: clientSignal(res) });
+    contexts.set(req, ctx);
+    const onError = (error: TRPCError) => {
+      // Failures inside the pipeline were mapped (and, if ours, logged) by the entry middleware;
+      // anything else is a fault of the face itself.
+      if (!(error.cause instanceof ServiceError) && error.code === 'INTERNAL_SERVER_ERROR') {
+        deps.log.error({ requestId, face: 'trpc', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
+      }
+    };
+    const plain = method === 'GET' ? plainQueryInput(req) : null;
+    if (plain) {
+      stampErrorBodies(res, requestId, publicUrl);
+      return answerPlainQuery(res, name, plain.input, ctx, { settle, onError });
+    }
     // The adapter waits for 'drain' when a write is refused, which never comes on a socket that
     // already closed (its client left): writes to a destroyed response are dropped instead.
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
@@ -57,13 +72,7 @@ export function createTrpcHandler(deps: Deps) {
         settle(); // the call's outcome (and charge) is known; only writing the answer remains
         return { headers: (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId } };
       },
-      onError: ({ error }) => {
-        // Failures inside the pipeline were mapped (and, if ours, logged) by mapErrors; anything
-        // else is a fault of the face itself.
-        if (!(error.cause instanceof ServiceError) && error.code === 'INTERNAL_SERVER_ERROR') {
-          deps.log.error({ requestId, face: 'trpc', errorClass: error.cause?.constructor.name ?? error.name, message: error.message }, 'internal error');
-        }
-      },
+      onError: ({ error }) => onError(error),
     });
   }
 

@@ -1,14 +1,14 @@
 import { AsyncRequired } from '../../domain/fan-out.js';
 import type { Platform } from '../../domain/platforms.js';
 import { JOB_RETENTION_MS, jobDedupKey, pollAfterSeconds, pollUrl, remainingSeconds } from '../jobs.js';
-import { t } from '../trpc.js';
+import type { Step } from './steps.js';
 
 /**
  * spec 4.9: a call whose uncached legs are projected past the threshold answers 202 at once,
  * free, with a job the worker runs through the same procedure. It sits after `.input()` (so the
  * job keeps the validated input) and outside `.output()` (the 202 body is not the 200 schema).
  */
-export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
+export const acceptAsync: Step = async ({ ctx, path, input, next }) => {
   const result = await next();
   // The tRPC face tags its answer (async-answer.ts); REST, MCP and the worker keep the envelope.
   const tagged = ctx.transport === 'trpc';
@@ -37,4 +37,4 @@ export const acceptAsync = t.middleware(async ({ ctx, path, input, next }) => {
   const accepted = tagged ? { kind: 'accepted', job: handle, meta } : { data: handle, meta };
   // Keep the middleware result's internal marker; only its outcome changes.
   return { ...result, ok: true, data: accepted } as unknown as typeof result;
-});
+};

@@ -1,6 +1,7 @@
 import { hashKey, isWellFormedKey } from '../../domain/api-keys.js';
 import { unauthenticated } from '../../domain/errors.js';
-import { t } from '../trpc.js';
+import type { Principal } from '../../domain/service-ports.js';
+import type { Context } from '../context.js';
 import { enforceRateLimit } from './rate-limit.js';
 
 /** The bearer token of an Authorization header, or null. */
@@ -11,13 +12,13 @@ export function bearerToken(header: string | null): string | null {
 
 /**
  * spec section 5: a bearer API key. Missing, malformed, unknown and revoked keys get the same
- * 401; the failed attempt still counts against the caller's address bucket.
+ * 401; the failed attempt still counts against the caller's address bucket. Returns the caller.
  */
-export const authenticate = t.middleware(async ({ ctx, next }) => {
+export async function authenticate(ctx: Context): Promise<Principal> {
   // The job worker runs a call for the principal authenticated when the job was accepted; the MCP
   // face authenticates at the HTTP layer (API key or OAuth token) before any tool runs; the
   // console by its session cookie.
-  if ((ctx.transport === 'worker' || ctx.transport === 'mcp' || ctx.transport === 'console') && ctx.principal) return next({ ctx: { principal: ctx.principal } });
+  if ((ctx.transport === 'worker' || ctx.transport === 'mcp' || ctx.transport === 'console') && ctx.principal) return ctx.principal;
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {
@@ -29,5 +30,5 @@ export const authenticate = t.middleware(async ({ ctx, next }) => {
   }
   ctx.res.keyPrefix = principal.keyPrefix;
   ctx.deps.keyUse.touch(principal.keyId);
-  return next({ ctx: { principal } });
-});
+  return principal;
+}

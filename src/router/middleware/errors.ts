@@ -1,16 +1,22 @@
 import { TRPCError } from '@trpc/server';
+import type { MiddlewareResult } from '@trpc/server/unstable-core-do-not-import';
 import { t } from '../trpc.js';
 import { toServiceError, toTRPCError } from '../errors.js';
 import { ClientGone } from '../client-gone.js';
 import { describeFailure } from '../dependency-errors.js';
+import type { Context } from '../context.js';
 
 /**
- * Outermost middleware: every failure leaves as a TRPCError whose cause is a ServiceError with
- * the spec's code, so all faces agree on status and body (conventions rule 8). Internal faults are
- * logged with the request id; the client sees only `internal_error`.
+ * Every failure leaves as a TRPCError whose cause is a ServiceError with the spec's code, so all
+ * faces agree on status and body (conventions rule 8). Internal faults are logged with the request
+ * id; the client sees only `internal_error`. A successful result passes through unchanged.
  */
-export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => {
-  const result = await next();
+export async function mapFailure<R extends MiddlewareResult<object>>(
+  ctx: Context,
+  path: string,
+  getRawInput: () => Promise<unknown>,
+  result: R,
+): Promise<R> {
   if (result.ok) return result;
   if (result.error.cause instanceof ClientGone) {
     ctx.deps.log.info({ requestId: ctx.requestId, path }, result.error.cause.message);
@@ -23,4 +29,7 @@ export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) =
   if (err.code === 'service_unavailable') ctx.deps.log.warn({ requestId: ctx.requestId, path, ...describeFailure(result.error.cause ?? result.error) }, 'dependency unavailable');
   if (err.retryAfterSeconds !== undefined) ctx.res.headers['Retry-After'] = String(err.retryAfterSeconds);
   throw toTRPCError(err);
-});
+}
+
+/** Outermost middleware of the console's procedures (the API's own entry step maps errors itself). */
+export const mapErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => mapFailure(ctx, path, getRawInput, await next()));

@@ -2,7 +2,7 @@ import { ServiceError } from '../../domain/errors.js';
 import { requestsPerMinute } from '../../domain/plans.js';
 import type { RateDecision } from '../../domain/service-ports.js';
 import type { Context } from '../context.js';
-import { t } from '../trpc.js';
+import type { Principal } from '../../domain/service-ports.js';
 
 /** X-RateLimit-* (spec 8.1) plus the IETF RateLimit and RateLimit-Policy fields. */
 export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {
@@ -30,10 +30,8 @@ export async function enforceRateLimit(ctx: Context, bucket: string, perMinute: 
  * Per-key buckets for REST and tRPC, per-user buckets for MCP (spec 5.6): separate namespaces,
  * decided before any credit logic, so a 429 never costs anything.
  */
-export const rateLimit = t.middleware(async ({ ctx, next }) => {
-  if (ctx.transport === 'worker') return next(); // the call was counted when it was accepted
-  const p = ctx.principal!;
+export async function rateLimit(ctx: Context, p: Principal): Promise<void> {
+  if (ctx.transport === 'worker') return; // the call was counted when it was accepted
   const bucket = ctx.transport === 'mcp' ? `mcp:${p.accountId}` : `key:${p.keyId}`;
   await enforceRateLimit(ctx, bucket, requestsPerMinute(p.plan, p.env, p.rateLimitOverride));
-  return next();
-});
+}

@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/service-ports.js';
 import type { Context } from '../context.js';
-import { t } from '../trpc.js';
+import type { Step } from './steps.js';
 import { checkIdempotencyKey, claimIdempotencyKey, finishIdempotent, replay, requestFingerprint } from './idempotency.js';
 import { syncAnswerOf, waitForJob } from './prefer-wait.js';
 
@@ -16,7 +16,7 @@ type JobAccepted = { data: { jobId: string } };
  *    its signed result there when it ends. A call answered at once does not call back.
  * A replayed 202 honours Prefer: wait too: it waits on the same job.
  */
-export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
+export const restRetries: Step = async ({ ctx, path, input, next }) => {
   const retry = ctx.transport === 'rest' ? ctx.retry : undefined;
   if (!retry) return next();
   const authed = ctx as Authed;
@@ -47,4 +47,4 @@ export const restRetries = t.middleware(async ({ ctx, path, input, next }) => {
   ctx.res.status = 200;
   delete ctx.res.headers['Retry-After'];
   return { ...result, data: answer } as typeof result;
-});
+};

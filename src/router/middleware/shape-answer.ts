@@ -1,6 +1,6 @@
 import { compactItem, compactMeta } from '../../domain/compact.js';
 import { project } from '../../domain/projection.js';
-import { t } from '../trpc.js';
+import type { Step } from './steps.js';
 
 type Envelope = { data: unknown; meta: Record<string, unknown> };
 
@@ -10,7 +10,7 @@ type Envelope = { data: unknown; meta: Record<string, unknown> };
  * cached. Job handles and estimates pass unchanged. Sits outside `.output()`. The tRPC face tags
  * a shaped answer `kind: 'shaped'`, so a dashboard's types tell it from a full result.
  */
-export const shapeAnswer = t.middleware(async ({ input, next }) => {
+export const shapeAnswer: Step = async ({ input, next }) => {
   const result = await next();
   const { fields, view } = (input ?? {}) as { fields?: string[]; view?: 'full' | 'compact' };
   if (!result.ok || (!fields && view !== 'compact')) return result;
@@ -24,4 +24,4 @@ export const shapeAnswer = t.middleware(async ({ input, next }) => {
     meta = compactMeta(meta);
   }
   return { ...result, data: { ...answer, ...(answer.kind ? { kind: 'shaped' } : {}), data, meta } } as typeof result;
-});
+};

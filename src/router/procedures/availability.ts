@@ -1,8 +1,5 @@
 import { getAvailability } from '../../domain/operations/availability.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
+import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
@@ -19,9 +16,7 @@ export const availability = authedProcedure
     },
   })
   .input(AvailabilityInput)
-  .use(costControls)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(billedSteps)
   .output(asyncAnswer(AvailabilityOutput))
   .query(async ({ ctx, input }) => {
     const listingIds = input.listingIds

@@ -1,10 +1,6 @@
 import { idOrUrl } from './listing-ref.js';
 import { getListing } from '../../domain/operations/listing.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
-import { shapeAnswer } from '../middleware/shape-answer.js';
+import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -21,10 +17,7 @@ export const listing = authedProcedure
     },
   })
   .input(ListingInput)
-  .use(costControls)
-  .use(shapeAnswer)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(shapeableBilledSteps)
   .output(shapeableAnswer(ListingOutput))
   .query(async ({ ctx, input }) => {
     const result = await getListing(operationEnv(ctx), {

@@ -1,8 +1,5 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
+import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -19,9 +16,7 @@ export const priceCompare = authedProcedure
     },
   })
   .input(PriceCompareInput)
-  .use(costControls)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(billedSteps)
   .output(asyncAnswer(PriceCompareOutput))
   .query(async ({ ctx, input }) => {
     const result = await comparePrices(operationEnv(ctx), {

@@ -1,8 +1,5 @@
 import { getPrice } from '../../domain/operations/price.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
+import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../envelope.js';
@@ -20,9 +17,7 @@ export const price = authedProcedure
     },
   })
   .input(PriceInput)
-  .use(costControls)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(billedSteps)
   .output(asyncAnswer(PriceOutput))
   .query(async ({ ctx, input }) => {
     const result = await getPrice(operationEnv(ctx), {

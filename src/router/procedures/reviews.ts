@@ -1,9 +1,5 @@
 import { getReviews } from '../../domain/operations/reviews.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
-import { shapeAnswer } from '../middleware/shape-answer.js';
+import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../async-answer.js';
 import { operationEnv, settle } from '../envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
@@ -20,10 +16,7 @@ export const reviews = authedProcedure
     },
   })
   .input(ReviewsInput)
-  .use(costControls)
-  .use(shapeAnswer)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(shapeableBilledSteps)
   .output(shapeableAnswer(ReviewsOutput))
   .query(async ({ ctx, input }) => {
     const result = await getReviews(operationEnv(ctx), {

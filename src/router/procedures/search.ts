@@ -1,9 +1,5 @@
 import { searchStays } from '../../domain/operations/search.js';
-import { authedProcedure } from '../procedure.js';
-import { acceptAsync } from '../middleware/async-jobs.js';
-import { restRetries } from '../middleware/rest-retries.js';
-import { costControls } from '../middleware/cost-controls.js';
-import { shapeAnswer } from '../middleware/shape-answer.js';
+import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../async-answer.js';
 import { rememberValidPages } from '../page-output.js';
 import { occupancyOf } from '../schemas/common-input.js';
@@ -45,19 +41,13 @@ async function run({ ctx, input }: { ctx: Context & { principal: Principal }; in
 export const search = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/search', tags: ['Search'], summary: 'Search stays across platforms', description: DESCRIPTION } })
   .input(SearchInput)
-  .use(costControls)
-  .use(shapeAnswer)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(shapeableBilledSteps)
   .output(Output)
   .query(run);
 
 export const searchByBody = authedProcedure
   .meta({ openapi: { method: 'POST', path: '/search', tags: ['Search'], summary: 'Search stays (JSON body)', description: `JSON-body form of GET /search. ${DESCRIPTION}` } })
   .input(SearchInput)
-  .use(costControls)
-  .use(shapeAnswer)
-  .use(restRetries)
-  .use(acceptAsync)
+  .use(shapeableBilledSteps)
   .output(Output)
   .query(run);

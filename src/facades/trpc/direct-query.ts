@@ -1,0 +1,75 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getErrorShape, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
+import { getHTTPStatusCode } from '@trpc/server/unstable-core-do-not-import';
+import { serializedData, isPageData } from '../../domain/page-memo.js';
+import { appRouter } from '../../router/app-router.js';
+import type { Context } from '../../router/context.js';
+
+type Procedure = (opts: { path: string; getRawInput: () => Promise<unknown>; ctx: Context; type: 'query'; signal: undefined; batchIndex: 0 }) => Promise<unknown>;
+
+/**
+ * The input of a plain GET query as tRPC's adapter reads it (`?input=` JSON, none when empty), or
+ * null when the adapter itself should answer: a batch, a streaming accept, input it cannot parse.
+ */
+export function plainQueryInput(req: IncomingMessage): { input: unknown } | null {
+  if (req.method !== 'GET' || req.headers['trpc-accept'] !== undefined) return null;
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  if (params.has('batch')) return null;
+  const raw = params.get('input');
+  if (!raw) return { input: undefined };
+  try {
+    return { input: JSON.parse(raw) as unknown };
+  } catch {
+    return null;
+  }
+}
+
+/** `{"result":{"data":…}}`, with a memoized page's JSON text spliced in rather than serialized again. */
+export function resultBody(data: unknown): string {
+  const page = data !== null && typeof data === 'object' ? (data as { data?: unknown }).data : undefined;
+  if (!isPageData(page)) return JSON.stringify({ result: { data } });
+  const text = serializedData(page)!;
+  // A key no answer carries, so the one place to splice is found as text.
+  const body = JSON.stringify({ result: { data: { ...(data as object), data: PLACE } } });
+  const at = body.indexOf(PLACE_JSON);
+  return `${body.slice(0, at)}${text}${body.slice(at + PLACE_JSON.length)}`;
+}
+const PLACE = '\u0000memoized-page\u0000';
+const PLACE_JSON = JSON.stringify(PLACE);
+
+/**
+ * A plain `/trpc` GET query answered as tRPC's node adapter answers it (same status, headers and
+ * body), without its per-request machinery (a fetch Request, its response stream) and with a
+ * memoized page's data written as the text made once, as the REST face does (issue 15). Batches,
+ * streams, mutations and unreadable input still go through the adapter.
+ */
+export async function answerPlainQuery(
+  res: ServerResponse,
+  name: string,
+  input: unknown,
+  ctx: Context,
+  hooks: { settle: () => void; onError: (error: TRPCError) => void },
+): Promise<void> {
+  const procedure = (appRouter._def.procedures as unknown as Record<string, Procedure>)[name]!;
+  let status = 200;
+  let body: string;
+  try {
+    const data = await procedure({ path: name, getRawInput: async () => input, ctx, type: 'query', signal: undefined, batchIndex: 0 });
+    body = resultBody(data);
+  } catch (cause) {
+    const error = getTRPCErrorFromUnknown(cause);
+    hooks.onError(error);
+    const shaped = { error: getErrorShape({ config: appRouter._def._config, ctx, error, input, path: name, type: 'query' }) };
+    status = getHTTPStatusCode(shaped, [error]);
+    body = JSON.stringify(shaped);
+  }
+  hooks.settle();
+  if (res.destroyed) return;
+  res.statusCode = status;
+  res.setHeader('vary', 'trpc-accept, accept');
+  res.setHeader('content-type', 'application/json');
+  for (const [key, value] of Object.entries(ctx.res.headers)) res.setHeader(key, value);
+  res.end(body);
+}
