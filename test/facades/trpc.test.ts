@@ -37,4 +37,15 @@ describe('internal tRPC face, as a dashboard calls it', () => {
     const unauth = await client('Bearer nope').account.query().catch((e: unknown) => e);
     expect((unauth as TRPCClientError<AppRouter>).data?.httpStatus).toBe(401);
   });
+
+  it('answers GET queries the adapter treats specially as the adapter does, on the direct path too', async () => {
+    const plain = await app.get('/trpc/account', key);
+    expect(plain.status).toBe(200);
+    const special: Record<string, string>[] = [{ Accept: 'application/jsonl' }, { 'Content-Type': 'multipart/form-data; boundary=x' }, { 'trpc-accept': 'application/jsonl' }];
+    for (const headers of special) {
+      const res = await app.get('/trpc/account', key, headers);
+      expect(res.status, JSON.stringify(headers)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(headers)).toBeLessThan(500);
+    }
+  });
 });

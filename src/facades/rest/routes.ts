@@ -34,13 +34,11 @@ export function routeTable(paths: Record<string, Record<string, unknown>>): Rout
     const known = exact.get(key);
     exact.set(key, known ? { template: known.template, methods: [...known.methods, ...r.methods] } : { template: r.template, methods: r.methods });
   }
-  const exactOf = (path: string) => {
-    const key = (path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
-    // A parameterised template may match a static-looking path too (`/jobs/{id}` and `/jobs/x`): only
-    // paths that no parameterised template matches take the shortcut.
-    const hit = exact.get(key);
-    return hit && !routes.some((r) => r.template.includes('{') && r.regex.test(path)) ? hit : undefined;
-  };
+  // A parameterised template may match a static path too (`/jobs/{id}` and `/jobs/x`): decided once
+  // per static path here, so a call looks its path up instead of testing every pattern.
+  const parameterised = routes.filter((r) => r.template.includes('{'));
+  for (const [key, hit] of exact) if (parameterised.some((r) => r.regex.test(hit.template))) exact.delete(key);
+  const exactOf = (path: string) => exact.get((path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase());
   return {
     allowedMethods(path) {
       return exactOf(path)?.methods ?? routes.filter((r) => r.regex.test(path)).flatMap((r) => r.methods);

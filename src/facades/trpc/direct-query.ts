@@ -12,7 +12,9 @@ type Procedure = (opts: { path: string; getRawInput: () => Promise<unknown>; ctx
  * null when the adapter itself should answer: a batch, a streaming accept, input it cannot parse.
  */
 export function plainQueryInput(req: IncomingMessage): { input: unknown } | null {
-  if (req.method !== 'GET' || req.headers['trpc-accept'] !== undefined) return null;
+  // Anything the adapter treats specially (streaming accepts, a content type on a GET) is its to answer.
+  if (req.method !== 'GET' || req.headers['trpc-accept'] !== undefined || req.headers['content-type'] !== undefined) return null;
+  if (req.headers.accept?.includes('application/jsonl')) return null;
   const url = req.url ?? '';
   const q = url.indexOf('?');
   const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
