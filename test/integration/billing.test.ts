@@ -13,10 +13,6 @@ beforeAll(async () => {
 beforeEach(() => fake.reset());
 afterAll(() => app.close());
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
 async function ledgerOf(accountId: string) {
   return app.sql<{ entry_key: string; amount: string }[]>`select entry_key, amount::text from credit_ledger where account_id = ${accountId} and entry_key like 'req:%'`;
 }
@@ -30,7 +26,7 @@ describe('credits for live keys', () => {
     const ok = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 402);
     expect([ok.length, refused.length]).toEqual([12, 38]);
-    expect(await balanceOf(accountId)).toBe(0);
+    expect(await app.balanceOf(accountId)).toBe(0);
     const rows = await ledgerOf(accountId);
     expect(rows.reduce((s, r) => s + Number(r.amount), 0)).toBe(-60);
     expect(new Set(rows.map((r) => r.entry_key)).size).toBe(12);
@@ -52,7 +48,7 @@ describe('credits for live keys', () => {
       ['airbnb', 'ok', 5], ['booking', 'empty', 0], ['vrbo', 'failed', 0], ['google', 'blocked', 0],
     ]);
     expect(body.meta.creditsCharged).toBe(5);
-    expect(await balanceOf(accountId)).toBe(95);
+    expect(await app.balanceOf(accountId)).toBe(95);
   });
 
   it('answers 503 at no cost when every leg fails, and cuts hung legs at their deadline', async () => {
@@ -63,7 +59,7 @@ describe('credits for live keys', () => {
     const err = await expectError(await app.get('/v1/search?location=Prague&platforms=airbnb,booking', key), 503, 'upstream_unavailable');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(err.message).toContain('airbnb: timeout');
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
     expect(await ledgerOf(accountId)).toEqual([]);
   });
 
@@ -72,7 +68,7 @@ describe('credits for live keys', () => {
     const body = (await (await app.get('/v1/search?location=Atlantis&platforms=airbnb,vrbo', key)).json()) as { meta: { creditsCharged: number; warnings: { code: string }[] } };
     expect(body.meta.creditsCharged).toBe(0);
     expect(body.meta.warnings.map((w) => w.code)).toContain('no_results');
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
   });
 
   it('bills a second identical call served from cache, flagged cached', async () => {
@@ -84,7 +80,7 @@ describe('credits for live keys', () => {
     expect([first.meta.cached, second.meta.cached]).toEqual([false, true]);
     expect([first.meta.creditsCharged, second.meta.creditsCharged]).toEqual([1, 1]);
     expect(fake.calls()).toBe(callsAfterFirst);
-    expect(await balanceOf(accountId)).toBe(98);
+    expect(await app.balanceOf(accountId)).toBe(98);
   });
 
   it('refuses before any upstream work when the largest possible cost exceeds the balance', async () => {
@@ -93,7 +89,7 @@ describe('credits for live keys', () => {
     const err = await expectError(await app.get('/v1/search?location=Lisbon&platforms=airbnb,booking,vrbo', key), 402, 'credit_balance_too_low');
     expect(err.message).toContain('15');
     expect(fake.calls()).toBe(before);
-    expect(await balanceOf(accountId)).toBe(14);
+    expect(await app.balanceOf(accountId)).toBe(14);
   });
 
   it('needs a verified e-mail for calls that use credits, not for the account', async () => {
@@ -109,7 +105,7 @@ describe('credits for live keys', () => {
     const res = await app.get('/v1/search?location=Lisbon&platforms=airbnb', key);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await expectError(res, 429, 'rate_limit_exceeded');
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
   });
 
   it('opens a platform breaker after repeated failures: its legs then fail at once, for free', async () => {
@@ -131,6 +127,6 @@ describe('credits for live keys', () => {
     await new Promise((r) => setTimeout(r, 350));
     expect((await app.get('/v1/listing/vrbo/6000021', key)).status).toBe(200);
     expect(fake.calls()).toBe(before + 1);
-    expect(await balanceOf(accountId)).toBe(99);
+    expect(await app.balanceOf(accountId)).toBe(99);
   });
 });

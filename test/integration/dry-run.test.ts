@@ -22,11 +22,6 @@ interface EstimateBody {
   meta: { creditsCharged: number; requestId: string };
 }
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 describe('dryRun', () => {
   it('answers worst case and likely cost per platform without a platform call, never billed; cached legs are priced exactly', async () => {
     const { key, accountId } = await app.newKey('live', { credits: 100 });
@@ -37,7 +32,7 @@ describe('dryRun', () => {
     expect(dry.data.platforms.map((p) => [p.platform, p.cached, p.breaker])).toEqual([['airbnb', false, 'closed'], ['vrbo', false, 'closed']]);
     expect(dry.meta.creditsCharged).toBe(0);
     expect(fake.calls()).toBe(before);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
 
     // One real call fills the leg cache; the estimate of the same call then knows its cost.
     fake.set('vrbo', { mode: 'empty' });
@@ -49,7 +44,7 @@ describe('dryRun', () => {
     expect(airbnb.cached).toBe(true);
     expect(again.data.likelyCredits).toBeLessThanOrEqual(again.data.worstCaseCredits);
     expect(again.data.likelyCredits).toBe(real.meta.creditsCharged + (again.data.platforms.find((p) => p.platform === 'vrbo')!.cached ? 0 : 5));
-    expect(await balanceOf(accountId)).toBe(100 - real.meta.creditsCharged);
+    expect(await app.balanceOf(accountId)).toBe(100 - real.meta.creditsCharged);
   });
 
   it('validates like the call itself and is free even when the balance could not pay', async () => {

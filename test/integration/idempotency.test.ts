@@ -17,11 +17,6 @@ interface Envelope {
   meta: { requestId: string; creditsCharged: number };
 }
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 async function charges(accountId: string): Promise<string[]> {
   const rows = await app.sql<{ entry_key: string }[]>`select entry_key from credit_ledger where account_id = ${accountId} and amount < 0 order by id`;
   return rows.map((r) => r.entry_key);
@@ -54,7 +49,7 @@ describe('Idempotency-Key', () => {
     expect(body.meta.creditsCharged).toBe(5);
     expect(fake.calls() - calls).toBe(1);
     expect(await charges(accountId)).toEqual([`req:${body.meta.requestId}`]);
-    expect(await balanceOf(accountId)).toBe(95);
+    expect(await app.balanceOf(accountId)).toBe(95);
 
     // Once stored, a repeat is the stored answer: not billed, no platform call.
     const again = await app.get(path, key, { 'Idempotency-Key': 'order-1' });
@@ -63,7 +58,7 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('x-request-id')).not.toBe(body.meta.requestId);
     expect(await again.json()).toEqual(body);
     expect(fake.calls() - calls).toBe(1);
-    expect(await balanceOf(accountId)).toBe(95);
+    expect(await app.balanceOf(accountId)).toBe(95);
   });
 
   it('the same key for a different request is 422; the same request spelled differently is a replay', async () => {
@@ -96,7 +91,7 @@ describe('Idempotency-Key', () => {
       expect(await expectError(res, 400, 'invalid_request')).toMatchObject({ param: 'Idempotency-Key', subCode: 'invalid_idempotency_key' });
     }
     expect(fake.calls()).toBe(calls);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
     const longest = await app.get('/v1/price?platform=airbnb&listingId=40000001&checkIn=2031-02-01&checkOut=2031-02-03', key, { 'Idempotency-Key': `a ${'~'.repeat(253)}` });
     expect(longest.status).toBe(200);
   });
@@ -110,7 +105,7 @@ describe('Idempotency-Key', () => {
     const ok = await app.get('/v1/listing/airbnb/40000077', key, { 'Idempotency-Key': 'retry-me' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('idempotent-replayed')).toBeNull();
-    expect(await balanceOf(accountId)).toBe(99);
+    expect(await app.balanceOf(accountId)).toBe(99);
   });
 
   it('a 202 is stored too: the repeat returns the same job', async () => {
@@ -145,7 +140,7 @@ describe('Idempotency-Key', () => {
       const res = await app.get('/v1/listing/airbnb/40000078', key, { 'Idempotency-Key': 'cannot-store' });
       await expectError(res, 500, 'internal_error');
       expect(await charges(accountId)).toEqual([]);
-      expect(await balanceOf(accountId)).toBe(100);
+      expect(await app.balanceOf(accountId)).toBe(100);
     } finally {
       await app.sql.unsafe('alter table idempotency_keys drop constraint refuse_store');
     }

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { spawnWorkerProcess } from '../support/worker-spawn.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 
 /** A worker killed with SIGKILL in the middle of a job: another worker finishes it, billed once. */
@@ -8,20 +9,7 @@ let app: TestApp;
 const children: ChildProcess[] = [];
 
 function startWorkerProcess(delayMs: number, mode = 'ok'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/worker-process.ts'], {
-    env: { ...process.env, DATABASE_URL: app.db.url, FAKE_DELAY_MS: String(delayMs), FAKE_MODE: mode },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('worker ready')) resolve(child);
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
+  return spawnWorkerProcess({ DATABASE_URL: app.db.url, FAKE_DELAY_MS: String(delayMs), FAKE_MODE: mode }, children);
 }
 
 async function jobStatus(id: string): Promise<string> {

@@ -35,11 +35,6 @@ async function pollUntilDone(jobId: string, key: string, timeoutMs = 15_000): Pr
   }
 }
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 describe('sandbox:async', () => {
   it('answers 202 at once and completes with what the synchronous call returns', async () => {
     const { key } = await app.newKey('sandbox');
@@ -104,14 +99,14 @@ describe('live jobs', () => {
     const res = await app.get('/v1/search?location=Chicago&platforms=vrbo,airbnb', key);
     expect(res.status).toBe(202);
     const { data } = (await res.json()) as Poll;
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
     const { final } = await pollUntilDone(data.jobId, key);
     fake.reset();
     expect(final.data.status).toBe('completed');
     expect(final.meta.creditsCharged).toBe(10);
     expect(final.meta.platformResults!.reduce((s, r) => s + r.creditsCharged, 0)).toBe(10);
     for (let i = 0; i < 3; i++) await app.get(`/v1/jobs/${data.jobId}`, key);
-    expect(await balanceOf(accountId)).toBe(90);
+    expect(await app.balanceOf(accountId)).toBe(90);
     const rows = await app.sql<{ entry_key: string; amount: string }[]>`select entry_key, amount::text from credit_ledger where account_id = ${accountId} and amount < 0`;
     expect(rows).toEqual([{ entry_key: `job:${data.jobId}`, amount: '-10' }]);
   });
@@ -146,7 +141,7 @@ describe('live jobs', () => {
     expect(final.data.status).toBe('failed');
     expect(final.data.error).toMatchObject({ code: 'listing_not_found', retryable: false });
     expect(final.meta.creditsCharged).toBe(0);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
   });
 
   it('never answers 202 for a call served from cache', async () => {

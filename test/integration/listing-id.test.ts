@@ -34,11 +34,6 @@ afterAll(async () => {
   await replay.close();
 });
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 /** [path, the parameter the 400 must name] for every operation taking a listing id. */
 const MALFORMED: [string, string][] = [
   ['/v1/listing/airbnb/x11', 'id'],
@@ -64,7 +59,7 @@ describe('malformed listing ids', () => {
       expect({ path, param: err.param, retryable: err.retryable }).toEqual({ path, param, retryable: false });
     }
     expect(upstreamRequests).toBe(before);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
   });
 
   it('are judged by the same rule for sandbox keys', async () => {
@@ -99,7 +94,7 @@ describe('malformed listing ids', () => {
     const res = await app.get(`/v1/availability?platform=airbnb&listingId=910000001&startDate=2027-06-07&endDate=2027-06-13`, key);
     const body = (await res.json()) as { meta: { platformResults: { status: string }[] } };
     expect({ status: res.status, legs: body.meta.platformResults.map((r) => r.status) }).toEqual({ status: 200, legs: ['ok'] });
-    expect(await balanceOf(accountId)).toBe(7);
+    expect(await app.balanceOf(accountId)).toBe(7);
   });
 
   it('get the same 400 as an MCP tool error', async () => {

@@ -30,11 +30,6 @@ afterAll(async () => {
   await replay.close();
 });
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 interface Envelope {
   data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   meta: { creditsCharged: number; partial: boolean; platformResults: { platform: string; status: string; count: number; creditsCharged: number }[]; warnings: { code: string; platform?: string }[] };
@@ -56,7 +51,7 @@ describe('live keys against the replay upstream', () => {
     expect(ids).toEqual(expect.arrayContaining(['stays_airbnb_910000001', 'stays_booking_4400101', 'stays_google_ChkIfx1AzulejoTeste0001EAE']));
     expect(ids.some((id: string) => id.startsWith('stays_vrbo_'))).toBe(true);
     expect(body.meta.creditsCharged).toBe(20);
-    expect(await balanceOf(accountId)).toBe(80);
+    expect(await app.balanceOf(accountId)).toBe(80);
   });
 
   it('quotes a price with its fees, a calendar, reviews and a price comparison, each billed per the table', async () => {
@@ -84,7 +79,7 @@ describe('live keys against the replay upstream', () => {
     expect(compare.meta.warnings.map((w) => w.code)).toContain('offers_basis_mixed');
     expect(compare.meta.creditsCharged).toBe(5);
 
-    expect(await balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);
+    expect(await app.balanceOf(accountId)).toBe(100 - 1 - 3 - 2 - 5);
   });
 
   it('serves a booking listing from its hotel page JSON-LD, by hotel id or page URL, with the stay price embedded', async () => {
@@ -104,7 +99,7 @@ describe('live keys against the replay upstream', () => {
     expect(reviews.meta.creditsCharged).toBe(2);
     const err = await expectError(await app.get('/v1/reviews?platform=google&listingId=ChkIfx1AzulejoTeste0001EAE', key), 400, 'invalid_listing_id');
     expect(err.param).toBe('listingId');
-    expect(await balanceOf(accountId)).toBe(98);
+    expect(await app.balanceOf(accountId)).toBe(98);
   });
 
   it('does not bill a window the platform returned none of the days of, and bills a partly covered one', async () => {
@@ -120,7 +115,7 @@ describe('live keys against the replay upstream', () => {
     expect(part.data[0].dates).toHaveLength(4);
     expect(part.meta.warnings.map((w) => w.code)).toContain('availability_incomplete');
     expect(part.meta.creditsCharged).toBe(3);
-    expect(await balanceOf(accountId)).toBe(97);
+    expect(await app.balanceOf(accountId)).toBe(97);
   });
 
   it('is partial when one platform fails or is blocked, and charges only the good legs', async () => {
@@ -132,7 +127,7 @@ describe('live keys against the replay upstream', () => {
       expect(body.meta.partial).toBe(true);
       expect(body.meta.platformResults.map((r) => [r.platform, r.status, r.creditsCharged])).toEqual([['airbnb', 'ok', 5], ['booking', 'blocked', 0], ['vrbo', 'failed', 0], ['google', 'ok', 5]]);
       expect(body.meta.creditsCharged).toBe(10);
-      expect(await balanceOf(accountId)).toBe(90);
+      expect(await app.balanceOf(accountId)).toBe(90);
     } finally {
       await fetch(`${replayUrl}/__replay`, { method: 'DELETE' });
     }
@@ -143,7 +138,7 @@ describe('live keys against the replay upstream', () => {
     await setFaults({ errorRate: 1 });
     try {
       await expectError(await app.get('/v1/search?location=Madrid&platforms=airbnb,booking,vrbo,google', key), 503, 'upstream_unavailable');
-      expect(await balanceOf(accountId)).toBe(100);
+      expect(await app.balanceOf(accountId)).toBe(100);
     } finally {
       await fetch(`${replayUrl}/__replay`, { method: 'DELETE' });
     }

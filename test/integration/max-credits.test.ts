@@ -17,11 +17,6 @@ beforeAll(async () => {
 beforeEach(() => fake.reset());
 afterAll(() => app.close());
 
-async function balanceOf(accountId: string): Promise<number> {
-  const [row] = await app.sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
-  return Number(row!.b);
-}
-
 describe('maxCredits', () => {
   it('refuses over REST with 402 max_credits_exceeded naming the worst case, before any upstream call', async () => {
     const { key, accountId } = await app.newKey('live', { credits: 100 });
@@ -31,7 +26,7 @@ describe('maxCredits', () => {
     expect(err.param).toBe('maxCredits');
     expect(err.message).toContain('up to 10 credits');
     expect(fake.calls()).toBe(before);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
 
     const post = await fetch(`${app.baseUrl}/v1/search`, {
       method: 'POST',
@@ -50,7 +45,7 @@ describe('maxCredits', () => {
     const body = (await res.json()) as { meta: { creditsCharged: number } };
     expect(body.meta.creditsCharged).toBeGreaterThan(0);
     expect(body.meta.creditsCharged).toBeLessThanOrEqual(10);
-    expect(await balanceOf(accountId)).toBe(100 - body.meta.creditsCharged);
+    expect(await app.balanceOf(accountId)).toBe(100 - body.meta.creditsCharged);
   });
 
   it('is checked before the balance: a cap below the worst case wins over a low balance', async () => {
@@ -89,6 +84,6 @@ describe('maxCredits', () => {
     const data = err.data as unknown as { httpStatus: number; apiError: { error: { code: string } } };
     expect([data.httpStatus, data.apiError.error.code]).toEqual([402, 'max_credits_exceeded']);
     expect(fake.calls()).toBe(before);
-    expect(await balanceOf(accountId)).toBe(100);
+    expect(await app.balanceOf(accountId)).toBe(100);
   });
 });

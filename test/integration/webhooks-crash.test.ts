@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { spawnWorkerProcess } from '../support/worker-spawn.js';
 import { freePort } from '../support/cluster.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 
@@ -13,20 +14,7 @@ const children: ChildProcess[] = [];
 const deliveries: { id: string; res: ServerResponse }[] = [];
 
 function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/worker-process.ts'], {
-    env: { ...process.env, DATABASE_URL: app.db.url, WEBHOOK_ALLOW_LOOPBACK: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('worker ready')) resolve(child);
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
+  return spawnWorkerProcess({ DATABASE_URL: app.db.url, WEBHOOK_ALLOW_LOOPBACK: 'true' }, children);
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {

@@ -19,6 +19,8 @@ export interface TestApp {
   sql: postgres.Sql;
   /** A new account (verified, free plan unless said) with one key of `env`. */
   newKey(env?: KeyEnv, opts?: { plan?: PlanCode; credits?: number; verified?: boolean }): Promise<{ key: string; keyId: string; accountId: string }>;
+  /** The account's credit balance as PostgreSQL holds it. */
+  balanceOf(accountId: string): Promise<number>;
   get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
@@ -59,6 +61,10 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
       });
       const { key, keyId } = await deps.admin.createKey(accountId, env);
       return { key, keyId, accountId };
+    },
+    async balanceOf(accountId) {
+      const [row] = await sql<{ b: string }[]>`select credit_balance::text as b from accounts where id = ${accountId}`;
+      return Number(row!.b);
     },
     get(path, key, headers = {}) {
       return fetch(`${baseUrl}${path}`, { headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers } });

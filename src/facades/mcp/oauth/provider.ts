@@ -5,8 +5,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Clock } from '../../../domain/ports.js';
-import type { KeyEnv } from '../../../domain/plans.js';
-import { hashSecret, newSecret, type IssuedCode, type OAuthStore } from '../../../adapters/postgres/oauth-store.js';
+import { hashSecret, newSecret, type IssuedCode, type IssuedToken, type OAuthStore } from '../../../adapters/postgres/oauth-store.js';
 import type { ClientMetadataFetcher } from '../../../adapters/system/client-metadata.js';
 import { createClientsStore } from './clients.js';
 import { renderSignIn, securePage } from './pages.js';
@@ -30,14 +29,8 @@ export function createOAuthProvider(store: OAuthStore, clock: Clock, mcpResource
 
   const clientsStore = createClientsStore(store, clientMetadata);
 
-  interface Grant {
-    clientId: string;
-    accountId: string;
-    scopes: string[];
-    resource: string | null;
-    keyEnv: KeyEnv;
-    familyId: string | null;
-  }
+  /** What a token is issued for: the stored token without its kind and expiry. */
+  type Grant = Omit<IssuedToken, 'kind' | 'expiresAt'>;
 
   async function issue(grant: Grant): Promise<OAuthTokens> {
     const access = newSecret('mcp_at_');
