@@ -9,7 +9,7 @@
  */
 import postgres from 'postgres';
 import { connect } from '../src/adapters/postgres/db.js';
-import { createConsoleUsage } from '../src/adapters/postgres/console-usage.js';
+import { createConsoleUsage } from '../src/adapters/postgres/console/console-usage.js';
 import { createTestDatabase } from '../test/support/db.js';
 
 const ACCOUNTS = 1_000;

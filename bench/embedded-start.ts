@@ -1,5 +1,5 @@
 /**
- * 7. The embedded default: `node --import tsx src/main.ts` with no DATABASE_URL, a fresh DATA_DIR
+ * 7. The embedded default: `node --import tsx src/app/main.ts` with no DATABASE_URL, a fresh DATA_DIR
  * and a free EMBEDDED_PG_PORT (initdb, PostgreSQL start, migrations, demo account), timed from
  * spawn to the first 200 of /v1/search with the sandbox key it prints. Goal <= 10 s.
  *
@@ -27,7 +27,7 @@ const TIMEOUT_MS = 90_000;
 /** Spawns the service, waits for its address (and printed key), then for a 200 search; milliseconds from spawn. */
 async function startToFirst200(env: Record<string, string>, knownKey: string | null): Promise<{ listeningMs: number; first200Ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', NODE_ENV: 'production', CURSOR_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

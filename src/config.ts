@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { CREDIT_SCHEDULES } from './domain/pricing.js';
+import { CREDIT_SCHEDULES } from './domain/billing/pricing.js';
 
 /** The only reader of process.env (conventions rule 17). A bad setting stops start-up, naming it. */
 const Env = z.object({
@@ -125,7 +125,7 @@ export interface Config {
   shutdownGraceMs: number;
   /**
    * Started by an npm script (`npm start`): npm's death then means nobody can stop us any more.
-   * Not otherwise: a shell script may start `node dist/main.js &` and exit on purpose.
+   * Not otherwise: a shell script may start `node dist/app/main.js &` and exit on purpose.
    */
   launchedByNpm: boolean;
 }

@@ -1,10 +1,10 @@
-import { isPageData, serializedData } from '../domain/page-memo.js';
+import { isPageData, serializedData } from '../domain/caching/page-memo.js';
 
 /**
  * The faces write `{ data, meta }` themselves when `data` is a memoized page (issue 15): its JSON
  * text was made once (page-memo.ts), so only the per-request rest of the envelope is serialized.
  * Node 20 has no JSON.rawJSON, hence the splice. The text is the one JSON.stringify would give
- * for an envelope whose `data` comes first, as every envelope's does (router/envelope.ts).
+ * for an envelope whose `data` comes first, as every envelope's does (router/billing/envelope.ts).
  */
 export function envelopeJson(envelope: object): string | undefined {
   const json = serializedData((envelope as { data?: unknown }).data);

@@ -1,9 +1,9 @@
 import type { GoneFlag } from './client-gone.js';
 import type { Deps } from '../deps.js';
-import type { SettledLeg } from '../domain/fan-out.js';
-import type { Principal } from '../domain/service-ports.js';
+import type { SettledLeg } from '../domain/operations/fan-out.js';
+import type { Principal } from '../domain/ports/service-ports.js';
 import type { ServiceError } from '../domain/errors.js';
-import type { IdempotencyClaim, RetryRequest } from './retry.js';
+import type { IdempotencyClaim, RetryRequest } from './retries/retry.js';
 import type { ConsoleCall } from './console/trpc.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { isPageData, serializedData } from '../domain/page-memo.js';
+import { isPageData, serializedData } from '../domain/caching/page-memo.js';
 
 type EnvelopeSchema = z.ZodObject<{ data: z.ZodType; meta: z.ZodType }>;
 
-/** Answers settle() built in production (router/envelope.ts): their page, once validated, is not validated again. */
+/** Answers settle() built in production (router/billing/envelope.ts): their page, once validated, is not validated again. */
 const trustedAnswers = new WeakSet<object>();
 
 export function trustValidatedPage(answer: object): void {

@@ -5,10 +5,10 @@ import { readRestInput } from './middleware/rest-path.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { steps } from './middleware/steps.js';
-import { costControls } from './middleware/cost-controls.js';
-import { shapeAnswer } from './middleware/shape-answer.js';
-import { restRetries } from './middleware/rest-retries.js';
-import { acceptAsync } from './middleware/async-jobs.js';
+import { costControls } from './billing/cost-controls.js';
+import { shapeAnswer } from './shaping/shape-answer.js';
+import { restRetries } from './retries/rest-retries.js';
+import { acceptAsync } from './jobs/async-jobs.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/cluster.js';
 import { baseEnv, dataFolder, gone, postgresPid, reap, watch, type Watched } from '../support/service-process.js';
 
-/** `node --import tsx src/main.ts` is what `npm start` execs; `src/cli.ts` what `npm run cli` does. */
-const service = (env: Record<string, string>) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
-const cli = (env: Record<string, string>, ...args: string[]) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+/** `node --import tsx src/app/main.ts` is what `npm start` execs; `src/app/cli.ts` what `npm run cli` does. */
+const service = (env: Record<string, string>) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+const cli = (env: Record<string, string>, ...args: string[]) => watch(spawn(process.execPath, ['--import', 'tsx', 'src/app/cli.ts', ...args], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
 
 const dirs: string[] = [];
 const pids: number[] = [];

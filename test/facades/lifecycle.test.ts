@@ -97,7 +97,7 @@ describe('npm start lifecycle', () => {
   it('started in the background by a shell that then exits, node keeps serving (only npm is watched)', async () => {
     expect(dir).not.toBe('');
     const log = path.join(dir, 'background.log');
-    const shell = spawn('sh', ['-c', `exec ${process.execPath} --import tsx src/main.ts > ${log} 2>&1 &`], { cwd: process.cwd(), env, stdio: 'ignore' });
+    const shell = spawn('sh', ['-c', `exec ${process.execPath} --import tsx src/app/main.ts > ${log} 2>&1 &`], { cwd: process.cwd(), env, stdio: 'ignore' });
     await new Promise((r) => shell.once('exit', r));
     let text = '';
     const until = Date.now() + 60_000;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { startWorker } from '../../src/job-worker.js';
+import { startWorker } from '../../src/app/job-worker.js';
 import type { JobRunner } from '../../src/adapters/jobs/runner.js';
 
 /**

@@ -9,8 +9,8 @@ import { freePort } from '../support/cluster.js';
 import { baseEnv, reap, watch, type Watched } from '../support/service-process.js';
 
 /**
- * Production runs compiled JavaScript: `npm run build` emits dist/, and `node dist/main.js`,
- * `node dist/worker.js` and `node dist/migrate.js` run with no TypeScript loader.
+ * Production runs compiled JavaScript: `npm run build` emits dist/, and `node dist/app/main.js`,
+ * `node dist/app/worker.js` and `node dist/app/migrate.js` run with no TypeScript loader.
  */
 const run = promisify(execFile);
 let db: TestDatabase;
@@ -40,7 +40,7 @@ async function loadsNoTypeScript(w: Watched): Promise<void> {
 describe('npm run build, then node dist/*.js', () => {
   it('migrate, API and worker run from dist/ and stop quietly', async () => {
     const env = baseEnv({ DATABASE_URL: db.url, NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret', LOG_LEVEL: 'warn' });
-    const migrate = node('dist/migrate.js', env);
+    const migrate = node('dist/app/migrate.js', env);
     expect(await migrate.exited(), migrate.text()).toBe(0);
     expect(JSON.parse(migrate.text())).toEqual({ migrated: true, database: 'DATABASE_URL' });
 
@@ -49,8 +49,8 @@ describe('npm run build, then node dist/*.js', () => {
     const { key } = await deps.admin.createKey(accountId, 'sandbox');
     await deps.close();
 
-    const api = node('dist/main.js', { ...env, PORT: String(await freePort()), RUN_WORKER: 'false' });
-    const worker = node('dist/worker.js', env);
+    const api = node('dist/app/main.js', { ...env, PORT: String(await freePort()), RUN_WORKER: 'false' });
+    const worker = node('dist/app/worker.js', env);
     await api.until(/"event":"listening"/, 60_000);
     await worker.until(/"event":"worker"/, 60_000);
     await loadsNoTypeScript(api);

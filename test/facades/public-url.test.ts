@@ -33,7 +33,7 @@ describe('default public URL', () => {
   it('lets the SDK client discover OAuth at the URL the banner prints (PORT=0)', async () => {
     db = await createTestDatabase();
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', PORT: '0', DATABASE_URL: db.url, RUN_WORKER: 'false', LOG_LEVEL: 'info' };
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));

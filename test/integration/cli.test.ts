@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/domain/accounts/api-keys.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,10 +33,10 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `npm run cli -- ...` is `tsx src/cli.ts ...`; `node --import tsx` is the same loader, started faster. */
+/** `npm run cli -- ...` is `tsx src/app/cli.ts ...`; `node --import tsx` is the same loader, started faster. */
 function cli(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli.ts', ...args], {
       cwd: ROOT,
       // DATABASE_URL always set: without it the CLI would start the embedded PostgreSQL.
       env: childEnv(),

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkBinaries, embeddedBinaries } from '../../src/adapters/postgres/embedded-binaries.js';
+import { checkBinaries, embeddedBinaries } from '../../src/adapters/postgres/embedded/binaries.js';
 
 /**
  * `npm ci --ignore-scripts` installs the platform package without running the script that

@@ -2,12 +2,12 @@ import postgres from 'postgres';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Database } from '../../src/adapters/postgres/db.js';
-import { createAdmin, hashPassword, verifyPassword, type Admin } from '../../src/adapters/postgres/admin.js';
-import { createPgKeyStore } from '../../src/adapters/postgres/key-store.js';
-import { createPgLedger } from '../../src/adapters/postgres/ledger.js';
+import { createAdmin, hashPassword, verifyPassword, type Admin } from '../../src/adapters/postgres/accounts/admin.js';
+import { createPgKeyStore } from '../../src/adapters/postgres/accounts/key-store.js';
+import { createPgLedger } from '../../src/adapters/postgres/billing/ledger.js';
 import { createIds } from '../../src/adapters/system/ids.js';
-import { hashKey } from '../../src/domain/api-keys.js';
-import type { KeyStore } from '../../src/domain/service-ports.js';
+import { hashKey } from '../../src/domain/accounts/api-keys.js';
+import type { KeyStore } from '../../src/domain/ports/service-ports.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';

@@ -1,10 +1,10 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Database } from '../../src/adapters/postgres/db.js';
-import { createAdmin, type Admin } from '../../src/adapters/postgres/admin.js';
-import { createPgLedger } from '../../src/adapters/postgres/ledger.js';
+import { createAdmin, type Admin } from '../../src/adapters/postgres/accounts/admin.js';
+import { createPgLedger } from '../../src/adapters/postgres/billing/ledger.js';
 import { createIds } from '../../src/adapters/system/ids.js';
-import type { Ledger } from '../../src/domain/service-ports.js';
+import type { Ledger } from '../../src/domain/ports/service-ports.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let testDb: TestDatabase;

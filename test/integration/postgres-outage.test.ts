@@ -11,7 +11,7 @@ import { testConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { runMigrations } from '../../src/adapters/postgres/db.js';
 import { migrateQueue } from '../../src/adapters/jobs/runner.js';
-import { createHttpServer } from '../../src/server.js';
+import { createHttpServer } from '../../src/app/server.js';
 import { freePort } from '../support/cluster.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { verifySignature } from '../../src/domain/webhook-signature.js';
+import { verifySignature } from '../../src/domain/webhooks/webhook-signature.js';
 import { systemResolver } from '../../src/adapters/webhooks/resolver.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { freePort } from '../support/cluster.js';

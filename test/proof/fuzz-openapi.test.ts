@@ -358,7 +358,7 @@ describe('bugs found by the fuzzer', () => {
     expect(Object.keys(byKeyOf('POST /search').op.responses)).toEqual(expect.arrayContaining(['413', '415']));
   });
 
-  // src/server.ts refuses dot segments and backslashes in the front router with sendError() and no
+  // src/app/server.ts refuses dot segments and backslashes in the front router with sendError() and no
   // rate-limit headers, while the README says every response carries X-RateLimit-* (an unknown
   // /v1 route does: it is answered by the REST face, which takes a token from the address bucket).
   it('an unknown /v1 route answers 404 with the rate-limit headers; a backslash path answers 404', async () => {

@@ -3,9 +3,9 @@ import { freePort } from './cluster.js';
 import postgres from 'postgres';
 import { testConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
-import type { KeyEnv, PlanCode } from '../../src/domain/plans.js';
-import { createHttpServer } from '../../src/server.js';
-import { startWorker } from '../../src/job-worker.js';
+import type { KeyEnv, PlanCode } from '../../src/domain/accounts/plans.js';
+import { createHttpServer } from '../../src/app/server.js';
+import { startWorker } from '../../src/app/job-worker.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 /** Test apps serve /metrics on their public listener behind this token. */

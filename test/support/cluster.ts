@@ -36,10 +36,10 @@ function waitForLine(proc: ChildProcess, pattern: RegExp, timeoutMs: number, out
   });
 }
 
-/** Starts `src/main.ts` (API) or `src/worker.ts` with the given environment and waits until it serves. */
+/** Starts `src/app/main.ts` (API) or `src/app/worker.ts` with the given environment and waits until it serves. */
 export async function startService(kind: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
   const port = kind === 'api' ? String(await freePort()) : '0';
-  const proc = spawn(process.execPath, ['--import', 'tsx', kind === 'api' ? 'src/main.ts' : 'src/worker.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', kind === 'api' ? 'src/app/main.ts' : 'src/app/worker.ts'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

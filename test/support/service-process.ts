@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** A service started the way an operator starts it (`npm start`, `node dist/main.js`), watched from outside. */
+/** A service started the way an operator starts it (`npm start`, `node dist/app/main.js`), watched from outside. */
 export interface Watched {
   proc: ChildProcess;
   text(): string;

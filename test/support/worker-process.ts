@@ -6,7 +6,7 @@
  */
 import { testConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
-import { startWorker } from '../../src/job-worker.js';
+import { startWorker } from '../../src/app/job-worker.js';
 import { fakePlatforms, type LegMode } from './fake-platforms.js';
 
 const url = process.env.DATABASE_URL!;

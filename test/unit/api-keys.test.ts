@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KEY_PREFIX, displayPrefix, hashKey, isWellFormedKey, newApiKey } from '../../src/domain/api-keys.js';
+import { KEY_PREFIX, displayPrefix, hashKey, isWellFormedKey, newApiKey } from '../../src/domain/accounts/api-keys.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, queryHash, rememberedQueryHash, sha256Text, stableJson, StableText } from '../../src/domain/cursor.js';
-import { cacheSlot } from '../../src/domain/cache-policy.js';
+import { decodeCursor, encodeCursor, queryHash, rememberedQueryHash, sha256Text, stableJson, StableText } from '../../src/domain/operations/cursor.js';
+import { cacheSlot } from '../../src/domain/caching/cache-policy.js';
 import { ServiceError } from '../../src/domain/errors.js';
 
 const SECRET = 'unit-test-secret';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupe, sameProperty } from '../../src/domain/dedupe.js';
+import { dedupe, sameProperty } from '../../src/domain/operations/dedupe.js';
 import type { Property } from '../../src/domain/model/property.js';
 import { CITIES } from '../../src/adapters/platforms/sandbox/gazetteer.js';
 import { LISTINGS_PER_CITY, listingId } from '../../src/adapters/platforms/sandbox/ids.js';

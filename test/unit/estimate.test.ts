@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateCall } from '../../src/domain/estimate.js';
-import { maxCredits } from '../../src/domain/pricing.js';
+import { estimateCall } from '../../src/domain/billing/estimate.js';
+import { maxCredits } from '../../src/domain/billing/pricing.js';
 
 describe('estimateCall', () => {
   const shape = { platforms: ['airbnb', 'booking', 'vrbo'] as const, maxItems: 20 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from 'pino';
 import type { Db } from '../../src/adapters/postgres/db.js';
-import { createKeyLastUse } from '../../src/adapters/postgres/key-last-use.js';
+import { createKeyLastUse } from '../../src/adapters/postgres/accounts/key-last-use.js';
 
 /** A stand-in for drizzle's update builder: records each write, fails it when told to. */
 function fakeDb(fail = false) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listingIdFromUrl } from '../../src/domain/listing-url.js';
+import { listingIdFromUrl } from '../../src/domain/listing-ids/listing-url.js';
 import type { Platform } from '../../src/domain/platforms.js';
 
 const SERVED: Platform[] = ['airbnb', 'booking', 'vrbo', 'google'];

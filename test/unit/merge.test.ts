@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareForSort, mergePage, type LegSlice } from '../../src/domain/merge.js';
+import { compareForSort, mergePage, type LegSlice } from '../../src/domain/operations/merge.js';
 import type { Property } from '../../src/domain/model/property.js';
 import { RATING_SCALE, type Platform } from '../../src/domain/platforms.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPageMemo, serializedData } from '../../src/domain/page-memo.js';
+import { createPageMemo, serializedData } from '../../src/domain/caching/page-memo.js';
 
 describe('page memo', () => {
   it('answers only for the very leg values the page was built from', () => {

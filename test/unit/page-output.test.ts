@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPageMemo } from '../../src/domain/page-memo.js';
+import { createPageMemo } from '../../src/domain/caching/page-memo.js';
 import { rememberValidPages, trustValidatedPage } from '../../src/router/page-output.js';
 
 const Envelope = () =>

@@ -5,9 +5,9 @@ import { createGoogleAdapter } from '../../src/adapters/platforms/google/index.j
 import { parseMapsReviews } from '../../src/adapters/platforms/google/parse-reviews.js';
 import { mapsReviewsLeg } from '../../src/adapters/platforms/google/reviews-leg.js';
 import type { UpstreamClient, UpstreamRequest } from '../../src/adapters/platforms/http/upstream.js';
-import { listingIdProblem } from '../../src/domain/listing-ids.js';
+import { listingIdProblem } from '../../src/domain/listing-ids/operation-ids.js';
 import { Review } from '../../src/domain/model/review.js';
-import { LegFailure, type ReviewsRequest } from '../../src/domain/ports.js';
+import { LegFailure, type ReviewsRequest } from '../../src/domain/ports/platform-ports.js';
 
 /** Google reviews live from the Maps reviews engine: the recorded sample and the project fixture. */
 const ROOT = path.resolve(import.meta.dirname, '../..');

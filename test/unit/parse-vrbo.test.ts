@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parseListings, parseSearchPage, type SearchParseContext } from '../../src/adapters/platforms/vrbo/parse-search.js';
 import { readPriceSummary } from '../../src/adapters/platforms/vrbo/price-summary.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
-import { listingIdFromUrl } from '../../src/domain/listing-url.js';
+import { listingIdFromUrl } from '../../src/domain/listing-ids/listing-url.js';
 import { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports.js';
+import { LegFailure } from '../../src/domain/ports/platform-ports.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/upstream-samples/vrbo');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createParsedMemo } from '../../src/domain/parsed-memo.js';
-import { runLegs, type LegSpec } from '../../src/domain/fan-out.js';
+import { createParsedMemo } from '../../src/domain/caching/parsed-memo.js';
+import { runLegs, type LegSpec } from '../../src/domain/operations/fan-out.js';
 import { createMemoryCache } from '../../src/adapters/memory/cache.js';
 
 describe('parsed memo of cache hits', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legCredits, type BillableLeg, type CreditSchedule } from '../../src/domain/pricing.js';
+import { legCredits, type BillableLeg, type CreditSchedule } from '../../src/domain/billing/pricing.js';
 import { OPERATIONS, type Operation, type Platform } from '../../src/domain/platforms.js';
 
 const ok = (platform: Platform, count: number, days?: number): BillableLeg => ({ platform, ok: true, count, ...(days === undefined ? {} : { days }) });

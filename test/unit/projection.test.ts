@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Property } from '../../src/domain/model/property.js';
-import { itemPaths, project, unknownPaths } from '../../src/domain/projection.js';
+import { itemPaths, project, unknownPaths } from '../../src/domain/shaping/projection.js';
 
 describe('fields projection', () => {
   const paths = itemPaths(Property);

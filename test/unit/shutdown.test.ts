@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeHttpServer } from '../../src/shutdown.js';
+import { closeHttpServer } from '../../src/app/shutdown.js';
 
 /** On a stop signal: stop accepting, let requests in flight finish within the grace period, cut the rest. */
 let server: Server | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../src/adapters/memory/rate-limiter.js';
 import { FakeClock } from '../../src/adapters/system/clock.js';
-import { createSignInThrottle, lockedMessage } from '../../src/domain/sign-in-throttle.js';
+import { createSignInThrottle, lockedMessage } from '../../src/domain/accounts/sign-in-throttle.js';
 
 /** The reusable sign-in throttle on the limiter port's in-process twin, with a fake clock. */
 describe('sign-in throttle', () => {

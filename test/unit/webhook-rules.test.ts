@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress } from '../../src/domain/webhook-address.js';
-import { sign, signatureHeader, verifySignature } from '../../src/domain/webhook-signature.js';
+import { classifyAddress } from '../../src/domain/webhooks/webhook-address.js';
+import { sign, signatureHeader, verifySignature } from '../../src/domain/webhooks/webhook-signature.js';
 import { checkCallbackUrl } from '../../src/adapters/webhooks/callback-url.js';
-import { preferredWait } from '../../src/facades/rest/retry-params.js';
+import { preferredWait } from '../../src/facades/rest/retries/retry-params.js';
 
 describe('Standard Webhooks signature', () => {
   it('matches the example of the Standard Webhooks specification', () => {

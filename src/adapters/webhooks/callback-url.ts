@@ -1,7 +1,7 @@
 import type { SubCode } from '../../domain/error-catalogue.js';
 import { isIP } from 'node:net';
 import { ServiceError } from '../../domain/errors.js';
-import { classifyAddress } from '../../domain/webhook-address.js';
+import { classifyAddress } from '../../domain/webhooks/webhook-address.js';
 
 /** Resolves a host name to every address it has (injected, so tests can play DNS rebinding). */
 export type ResolveHost = (hostname: string) => Promise<string[]>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../platforms.js';
-import { LEG_ERRORS } from '../ports.js';
+import { LEG_ERRORS } from '../ports/platform-ports.js';
 
 export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
 

@@ -1,10 +1,10 @@
-import { isFailed, runLegs, type LegOutcome, type LegSpec } from '../fan-out.js';
+import { isFailed, runLegs, type LegOutcome, type LegSpec } from './fan-out.js';
 import type { Warning } from '../model/common.js';
 import type { Price } from '../model/price.js';
 import type { Property, StayPrice } from '../model/property.js';
 import type { Platform } from '../platforms.js';
-import { assertListingIds } from '../listing-id.js';
-import type { Adapted, Occupancy } from '../ports.js';
+import { assertListingIds } from '../listing-ids/id-shapes.js';
+import type { Adapted, Occupancy } from '../ports/platform-ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ListingParams {

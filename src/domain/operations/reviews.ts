@@ -1,11 +1,11 @@
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.js';
+import { decodeCursor, encodeCursor, queryHash } from './cursor.js';
 import { ServiceError } from '../errors.js';
-import { listingIdProblem } from '../listing-ids.js';
-import { runLeg } from '../fan-out.js';
+import { listingIdProblem } from '../listing-ids/operation-ids.js';
+import { runLeg } from './fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
-import { assertListingIds } from '../listing-id.js';
-import type { ReviewSort, ReviewsLegResult } from '../ports.js';
+import { assertListingIds } from '../listing-ids/id-shapes.js';
+import type { ReviewSort, ReviewsLegResult } from '../ports/platform-ports.js';
 import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ReviewsParams {

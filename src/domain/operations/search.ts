@@ -1,12 +1,12 @@
-import { decodeCursor, encodeCursor, rememberedQueryHash, stableJson, StableText } from '../cursor.js';
-import { runLegs, type LegOutcome } from '../fan-out.js';
-import { resolveLocation } from '../resolved.js';
-import { dedupe } from '../dedupe.js';
-import { mergePage, type LegSlice } from '../merge.js';
+import { decodeCursor, encodeCursor, rememberedQueryHash, stableJson, StableText } from './cursor.js';
+import { runLegs, type LegOutcome } from './fan-out.js';
+import { resolveLocation } from './resolved.js';
+import { dedupe } from './dedupe.js';
+import { mergePage, type LegSlice } from './merge.js';
 import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
 import { RATING_SCALE, type Platform } from '../platforms.js';
-import type { SearchLegResult, SearchQuery } from '../ports.js';
+import type { SearchLegResult, SearchQuery } from '../ports/platform-ports.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface SearchParams extends Omit<SearchQuery, 'platforms'> {

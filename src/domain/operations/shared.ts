@@ -1,14 +1,14 @@
 import { ServiceError } from '../errors.js';
-import { isFailed, type LegOutcome, type LegRuntime } from '../fan-out.js';
+import { isFailed, type LegOutcome, type LegRuntime } from './fan-out.js';
 import type { Pagination, Resolved, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
-import type { AdapterSet, LegError, PlatformAdapter } from '../ports.js';
+import type { AdapterSet, LegError, PlatformAdapter } from '../ports/platform-ports.js';
 import { isInPast } from '../dates.js';
-import type { CallShape } from '../pricing.js';
-import type { Cache } from '../service-ports.js';
-import type { KeyEnv } from '../plans.js';
-import { cacheSlot, type CacheNamespace, type CacheSlot } from '../cache-policy.js';
-import type { PageMemo } from '../page-memo.js';
+import type { CallShape } from '../billing/pricing.js';
+import type { Cache } from '../ports/service-ports.js';
+import type { KeyEnv } from '../accounts/plans.js';
+import { cacheSlot, type CacheNamespace, type CacheSlot } from '../caching/cache-policy.js';
+import type { PageMemo } from '../caching/page-memo.js';
 
 /** What a domain verb needs from the world; the router builds it from Deps and the caller's key. */
 export interface OperationEnv extends LegRuntime {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { Deps } from '../../deps.js';
-import { hashKey, isWellFormedKey } from '../../domain/api-keys.js';
+import { hashKey, isWellFormedKey } from '../../domain/accounts/api-keys.js';
 import { ServiceError, errorBody } from '../../domain/errors.js';
-import type { Principal } from '../../domain/service-ports.js';
+import type { Principal } from '../../domain/ports/service-ports.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';

@@ -1,8 +1,8 @@
-import type { SettledLeg } from '../../domain/fan-out.js';
-import type { JobLegEvent } from '../../domain/retry-ports.js';
-import type { Principal } from '../../domain/service-ports.js';
+import type { SettledLeg } from '../../domain/operations/fan-out.js';
+import type { JobLegEvent } from '../../domain/ports/retry-ports.js';
+import type { Principal } from '../../domain/ports/service-ports.js';
 import type { Context } from '../../router/context.js';
-import { syncAnswerOf, waitForJob } from '../../router/middleware/prefer-wait.js';
+import { syncAnswerOf, waitForJob } from '../../router/retries/prefer-wait.js';
 
 type Answer = { data: unknown; meta: Record<string, unknown> };
 export type SendProgress = (progress: number, total: number, message: string) => Promise<void>;

@@ -5,8 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, GetTaskPayloadRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { errorBody } from '../../domain/errors.js';
-import type { JobRecord, Principal } from '../../domain/service-ports.js';
-import { syncAnswerOf } from '../../router/middleware/prefer-wait.js';
+import type { JobRecord, Principal } from '../../domain/ports/service-ports.js';
+import { syncAnswerOf } from '../../router/retries/prefer-wait.js';
 import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';

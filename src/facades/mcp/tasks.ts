@@ -1,11 +1,11 @@
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
-import type { JobRecord, Principal } from '../../domain/service-ports.js';
-import { JOB_ID, JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs.js';
+import type { JobRecord, Principal } from '../../domain/ports/service-ports.js';
+import { JOB_ID, JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs/jobs.js';
 import { createContext } from '../../router/context.js';
-import { waitForJob } from '../../router/middleware/prefer-wait.js';
-import { isFinished } from '../../router/job-answer.js';
+import { waitForJob } from '../../router/retries/prefer-wait.js';
+import { isFinished } from '../../router/jobs/job-answer.js';
 
 /**
  * MCP Tasks (2025-11-25, experimental in SDK 1.32.2) over our async jobs: a task-augmented

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform, PlatformResult, Resolved, Warning } from '../../domain/model/common.js';
-import { CompactProperty } from '../../domain/compact.js';
+import { CompactProperty } from '../../domain/shaping/compact.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
 import { PriceCompareInput, PriceCompareOutput } from '../../router/schemas/price-compare.schema.js';

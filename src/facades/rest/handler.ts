@@ -6,7 +6,7 @@ import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
-import { readRetryParams } from './retry-params.js';
+import { readRetryParams } from './retries/retry-params.js';
 import { routeTable } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';

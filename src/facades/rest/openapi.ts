@@ -4,9 +4,9 @@ import { describeMatrix, type PlatformCapability } from '../../domain/capabiliti
 import { ERROR_CODES } from '../../domain/errors.js';
 import { SUB_CODES } from '../../domain/error-catalogue.js';
 import { AcceptedBody } from '../../domain/model/job.js';
-import type { KeyEnv } from '../../domain/plans.js';
+import type { KeyEnv } from '../../domain/accounts/plans.js';
 import type { AppRouter } from '../../router/app-router.js';
-import { addRetryControls } from './openapi-retries.js';
+import { addRetryControls } from './retries/openapi-retries.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { completeParameters, inputFacts, parameterExamples } from './openapi/parameters.js';
 import { registerSchema } from './openapi/refs.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getErrorShape, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/unstable-core-do-not-import';
-import { serializedData, isPageData } from '../../domain/page-memo.js';
+import { serializedData, isPageData } from '../../domain/caching/page-memo.js';
 import { appRouter } from '../../router/app-router.js';
 import type { Context } from '../../router/context.js';
 

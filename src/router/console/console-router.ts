@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
-import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/plans.js';
+import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/accounts/plans.js';
 import { OPERATIONS, PLATFORMS } from '../../domain/platforms.js';
 import { createContext } from '../context.js';
 import { router } from '../procedure.js';

@@ -1,4 +1,4 @@
-import type { ConsoleSession, ConsoleStore } from '../../adapters/postgres/console-store.js';
+import type { ConsoleSession, ConsoleStore } from '../../adapters/postgres/console/console-store.js';
 import { ServiceError } from '../../domain/errors.js';
 import { mapErrors } from '../middleware/errors.js';
 import { t } from '../trpc.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AccountView } from '../../domain/model/account.js';
-import { PLANS, requestsPerMinute } from '../../domain/plans.js';
+import { PLANS, requestsPerMinute } from '../../domain/accounts/plans.js';
 import { authedProcedure } from '../procedure.js';
 
 /** spec 4.8: free, never 202, bare `{ data }`; the balance is as read at authentication. */

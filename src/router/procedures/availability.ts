@@ -1,9 +1,9 @@
 import { getAvailability } from '../../domain/operations/availability.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
-import { asyncAnswer } from '../async-answer.js';
-import { operationEnv, settle } from '../envelope.js';
+import { asyncAnswer } from '../jobs/async-answer.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { AvailabilityInput, AvailabilityOutput } from '../schemas/availability.schema.js';
-import { idFromUrl, idOrUrl } from './listing-ref.js';
+import { idFromUrl, idOrUrl } from '../listing-ids/listing-ref.js';
 
 export const availability = authedProcedure
   .meta({

@@ -3,10 +3,10 @@ import { ServiceError } from '../../domain/errors.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { Meta } from '../../domain/model/common.js';
 import { ShapedMeta } from '../../domain/model/shaped.js';
-import { isFinished, jobAnswer } from '../job-answer.js';
-import { waitForJob } from '../middleware/prefer-wait.js';
+import { isFinished, jobAnswer } from '../jobs/job-answer.js';
+import { waitForJob } from '../retries/prefer-wait.js';
 import { authedProcedure } from '../procedure.js';
-import { JOB_ID } from '../jobs.js';
+import { JOB_ID } from '../jobs/jobs.js';
 
 export const JobInput = z.object({ jobId: z.string().max(64).describe('The job_ id from a 202 answer.') });
 

@@ -1,9 +1,9 @@
-import { idOrUrl } from './listing-ref.js';
+import { idOrUrl } from '../listing-ids/listing-ref.js';
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
-import { shapeableAnswer } from '../async-answer.js';
+import { shapeableAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
-import { operationEnv, settle } from '../envelope.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { ListingInput, ListingOutput } from '../schemas/listing.schema.js';
 
 export const listing = authedProcedure

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capabilityMatrix } from '../../domain/capabilities.js';
 import { Meta, Platform } from '../../domain/model/common.js';
 import { OPERATIONS } from '../../domain/platforms.js';
-import { unknownParameterWarning } from '../envelope.js';
+import { unknownParameterWarning } from '../billing/envelope.js';
 import { authedProcedure } from '../procedure.js';
 
 export const PlatformsOutput = z

@@ -1,8 +1,8 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
-import { asyncAnswer } from '../async-answer.js';
+import { asyncAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
-import { operationEnv, settle } from '../envelope.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
 
 export const priceCompare = authedProcedure

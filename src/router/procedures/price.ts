@@ -1,10 +1,10 @@
 import { getPrice } from '../../domain/operations/price.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
-import { asyncAnswer } from '../async-answer.js';
+import { asyncAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
-import { operationEnv, settle } from '../envelope.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { PriceInput, PriceOutput } from '../schemas/price.schema.js';
-import { idOrUrl } from './listing-ref.js';
+import { idOrUrl } from '../listing-ids/listing-ref.js';
 
 export const price = authedProcedure
   .meta({

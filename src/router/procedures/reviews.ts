@@ -1,9 +1,9 @@
 import { getReviews } from '../../domain/operations/reviews.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
-import { shapeableAnswer } from '../async-answer.js';
-import { operationEnv, settle } from '../envelope.js';
+import { shapeableAnswer } from '../jobs/async-answer.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { ReviewsInput, ReviewsOutput } from '../schemas/reviews.schema.js';
-import { idFromUrl, idOrUrl } from './listing-ref.js';
+import { idFromUrl, idOrUrl } from '../listing-ids/listing-ref.js';
 
 export const reviews = authedProcedure
   .meta({

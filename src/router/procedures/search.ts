@@ -1,12 +1,12 @@
 import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
-import { shapeableAnswer } from '../async-answer.js';
+import { shapeableAnswer } from '../jobs/async-answer.js';
 import { rememberValidPages } from '../page-output.js';
 import { occupancyOf } from '../schemas/common-input.js';
-import { operationEnv, settle } from '../envelope.js';
+import { operationEnv, settle } from '../billing/envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
 import type { Context } from '../context.js';
-import type { Principal } from '../../domain/service-ports.js';
+import type { Principal } from '../../domain/ports/service-ports.js';
 
 /** Validated once per memoized page in production (page-output.ts); in full elsewhere. */
 const Output = shapeableAnswer(rememberValidPages(SearchOutput));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from '../../domain/currency.js';
 import { isIsoDate } from '../../domain/dates.js';
 import { Platform } from '../../domain/model/common.js';
-import { itemPaths, unknownPaths } from '../../domain/projection.js';
+import { itemPaths, unknownPaths } from '../../domain/shaping/projection.js';
 import { csv, qBool, qInt, typedPreprocess } from './query.js';
 
 export const MAX_STAY_NIGHTS = 365;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEARCH_SORTS } from '../../domain/merge.js';
+import { SEARCH_SORTS } from '../../domain/operations/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';

@@ -8,7 +8,7 @@ import {
   type PriceCompareRequest,
   type ReviewsRequest,
   type SearchLegRequest,
-} from '../../../domain/ports.js';
+} from '../../../domain/ports/platform-ports.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../http/upstream.js';
 import { detailsRequest, mapsReviewsRequest, placeholderDates, searchRequest, type Dates } from './client.js';
 import { mapsReviewsLeg } from './reviews-leg.js';

@@ -1,6 +1,6 @@
 import type { Warning } from '../../../domain/model/common.js';
 import type { Review } from '../../../domain/model/review.js';
-import { LegFailure, type ReviewsLegResult, type ReviewsRequest } from '../../../domain/ports.js';
+import { LegFailure, type ReviewsLegResult, type ReviewsRequest } from '../../../domain/ports/platform-ports.js';
 import { MAPS_REVIEW_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
 import { parseMapsReviews } from './parse-reviews.js';
@@ -11,7 +11,7 @@ import { parseMapsReviews } from './parse-reviews.js';
  * (`ChIJ…`, Google's Place ID). The answer's `place_info` names the place reviewed, and an answer
  * for another place fails the leg. A Google Hotels property token is not a place id: no recorded
  * answer leads from a token to its place (the property details carry no place id), so a token
- * is refused before any upstream call (domain/listing-ids.ts) rather than resolved by a guess.
+ * is refused before any upstream call (domain/listing-ids/operation-ids.ts) rather than resolved by a guess.
  *
  * Pages follow SerpApi's `next_page_token` from the first, newest first (or by rating, which
  * Google sorts itself), until the window plus one review is known; `hasMore` trusts the token and

@@ -1,4 +1,4 @@
-import { NATIVE_LISTING_ID } from '../../../domain/listing-id.js';
+import { NATIVE_LISTING_ID } from '../../../domain/listing-ids/id-shapes.js';
 import type { Amenity, Property, PropertyType } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';

@@ -2,8 +2,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { Deps } from '../../../deps.js';
-import { createSignInThrottle } from '../../../domain/sign-in-throttle.js';
-import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth-store.js';
+import { createSignInThrottle } from '../../../domain/accounts/sign-in-throttle.js';
+import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { oauthErrorHandler, shortErrors } from './errors.js';
 import { createOAuthProvider } from './provider.js';
 import { SCOPES } from './scopes.js';

@@ -1,7 +1,7 @@
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { hashSecret, type OAuthStore } from '../../../adapters/postgres/oauth-store.js';
+import { hashSecret, type OAuthStore } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { ClientMetadataError, isUrlClientId, type ClientMetadataFetcher } from '../../../adapters/system/client-metadata.js';
 import { redirectUriProblem } from './redirect-uris.js';
 

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Clock } from '../../../domain/ports.js';
-import type { KeyEnv } from '../../../domain/plans.js';
-import { lockedMessage, type SignInThrottle } from '../../../domain/sign-in-throttle.js';
-import { hashPassword, verifyPassword } from '../../../adapters/postgres/admin.js';
-import { hashSecret, newSecret, type OAuthStore } from '../../../adapters/postgres/oauth-store.js';
+import type { Clock } from '../../../domain/ports/platform-ports.js';
+import type { KeyEnv } from '../../../domain/accounts/plans.js';
+import { lockedMessage, type SignInThrottle } from '../../../domain/accounts/sign-in-throttle.js';
+import { hashPassword, verifyPassword } from '../../../adapters/postgres/accounts/admin.js';
+import { hashSecret, newSecret, type OAuthStore } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { renderSignIn, securePage, type EnvChoice } from './pages.js';
 import { redirectTarget } from './redirect-uris.js';
 

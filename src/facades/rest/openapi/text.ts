@@ -1,4 +1,4 @@
-import { retriesDocsMarkdown } from '../docs-retries.js';
+import { retriesDocsMarkdown } from '../retries/docs-retries.js';
 
 /** Tags in reference order, each with what it groups. */
 export const TAGS = [

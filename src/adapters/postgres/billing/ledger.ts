@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Ledger, LedgerEntry } from '../../../domain/ports/service-ports.js';
+import type { Db } from '../db.js';
+import { accounts } from '../schema.js';
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type PostResult = { balance: number; duplicate: boolean } | null;
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Posts one entry (design.md section 4) in ONE statement, so a billed call pays one round trip and
+ * holds the account's row lock only while the statement runs: the guarded update moves the balance
+ * (never below 0) and the insert appends the row with the balance after it. An entry key already
+ * in the ledger is a duplicate (even when its first post emptied the balance); two concurrent
+ * posts of one key meet at the unique index, and the second is reported as the duplicate it is.
+ * Returns null when the entry would overdraw the balance or names no account. Works inside a
+ * caller's transaction too (a job's result and its charge commit together).
+ */
+export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostResult> {
+  const { accountId, entryKey, amount, reason } = entry;
+  // The console's columns ride in the same statement: no extra round trip on the billed path.
+  // Array literals, since drizzle would spread a JS array into a parameter list; platform names
+  // are a closed set of plain words, and quoting each element keeps any of them one element.
+  const platforms = entry.platforms ? `{${entry.platforms.map((p) => `"${p.platform.replace(/["\\]/g, '')}"`).join(',')}}` : null;
+  const platformCredits = entry.platforms ? `{${entry.platforms.map((p) => Math.trunc(p.credits)).join(',')}}` : null;
+  try {
+    const { rows } = await db.execute<{ before: string | null; duplicate: boolean; after: string | null }>(sql`
+      with dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
+      moved as (
+        update accounts set credit_balance = credit_balance + ${amount}
+        where id = ${accountId} and credit_balance + ${amount} >= 0 and not exists (select 1 from dup)
+        returning credit_balance
+      ),
+      appended as (
+        insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, platforms, platform_credits, status, key_id)
+        select ${accountId}, ${entryKey}, ${amount}, credit_balance, ${reason}, ${platforms}::text[], ${platformCredits}::integer[], ${entry.status ?? null}, ${entry.keyId ?? null} from moved
+        returning balance_after
+      )
+      select (select credit_balance::text from accounts where id = ${accountId}) as before,
+             exists (select 1 from dup) as duplicate,
+             (select balance_after::text from appended) as after`);
+    const row = rows[0]!;
+    if (row.after !== null) return { balance: Number(row.after), duplicate: false };
+    if (row.duplicate && row.before !== null) return { balance: Number(row.before), duplicate: true };
+    return null;
+  } catch (err) {
+    if ((err as { code?: string; cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION && (err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    const [account] = await db.select({ balance: accounts.creditBalance }).from(accounts).where(eq(accounts.id, accountId));
+    return account ? { balance: account.balance, duplicate: true } : null;
+  }
+}
+
+export function createPgLedger(db: Db): Ledger {
+  return { post: (entry) => postEntry(db, entry) };
+}

@@ -1,0 +1,131 @@
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { JobRecord, JobStore, LedgerEntry, NewJob } from '../../../domain/ports/service-ports.js';
+import type { Db } from '../db.js';
+import { postEntry } from '../billing/ledger.js';
+import { asyncJobs } from '../schema.js';
+
+type Row = typeof asyncJobs.$inferSelect;
+const IN_FLIGHT = ['pending', 'running'];
+
+function toRecord(row: Row): JobRecord {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    keyId: row.keyId,
+    keyEnv: row.keyEnv === 'live' ? 'live' : 'sandbox',
+    procedure: row.procedure,
+    input: row.input,
+    platforms: row.platforms,
+    status: row.status as JobRecord['status'],
+    estimatedSeconds: row.estimatedSeconds,
+    result: row.result as JobRecord['result'],
+    creditsCharged: row.creditsCharged,
+    error: row.error as JobRecord['error'],
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    expiresAt: row.expiresAt,
+  };
+}
+
+/**
+ * Job rows in PostgreSQL, queued through graphile-worker in the same transaction. The queue
+ * entry's job key is the job's id, so a worker can tell which job an exhausted entry was.
+ */
+export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
+  return {
+    async enqueue(job: NewJob) {
+      // One statement, so one round trip and one implicit transaction: the row and its queue entry
+      // (graphile_worker.add_job, called once per inserted row) commit together or not at all.
+      const { rows } = await db.execute<{ id: string }>(sql`
+        with inserted as (
+          insert into async_jobs (id, account_id, key_id, key_env, procedure, input, dedup_key, platforms, status, estimated_seconds, created_at, expires_at)
+          values (${job.id}, ${job.accountId}, ${job.keyId}, ${job.keyEnv}, ${job.procedure}, ${JSON.stringify(job.input ?? null)}::jsonb,
+                  ${job.dedupKey}, ${JSON.stringify(job.platforms)}::jsonb, 'pending', ${job.estimatedSeconds}::int,
+                  ${job.now.toISOString()}::timestamptz, ${job.expiresAt.toISOString()}::timestamptz)
+          on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
+          returning id
+        )
+        select id, graphile_worker.add_job('run_operation', json_build_object('jobId', id), max_attempts := ${maxAttempts}::int, job_key := id) is not null as queued
+        from inserted`);
+      if (rows[0]) {
+        const created: JobRecord = {
+          id: job.id, accountId: job.accountId, keyId: job.keyId, keyEnv: job.keyEnv, procedure: job.procedure, input: job.input,
+          platforms: job.platforms, status: 'pending', estimatedSeconds: job.estimatedSeconds, result: null, creditsCharged: 0,
+          error: null, createdAt: job.now, startedAt: null, finishedAt: null, expiresAt: job.expiresAt,
+        };
+        return { job: created, created: true };
+      }
+      const [existing] = await db
+        .select()
+        .from(asyncJobs)
+        .where(and(eq(asyncJobs.accountId, job.accountId), eq(asyncJobs.dedupKey, job.dedupKey), inArray(asyncJobs.status, IN_FLIGHT)));
+      if (!existing) throw new Error('in-flight job vanished during enqueue; retry');
+      return { job: toRecord(existing), created: false };
+    },
+
+    async find(id, owner, now) {
+      const [row] = await db
+        .select()
+        .from(asyncJobs)
+        .where(and(eq(asyncJobs.id, id), eq(asyncJobs.accountId, owner.accountId), eq(asyncJobs.keyEnv, owner.keyEnv), gt(asyncJobs.expiresAt, now)));
+      return row ? toRecord(row) : null;
+    },
+
+    async start(id, now) {
+      const [row] = await db
+        .update(asyncJobs)
+        .set({ status: 'running', startedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)))
+        .returning();
+      return row ? toRecord(row) : null;
+    },
+
+    async complete(id, { credits, result, billed, now }) {
+      return db.transaction(async (tx) => {
+        const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
+        if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
+        if (credits > 0) {
+          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId });
+          if (!posted) return 'unaffordable' as const;
+        }
+        await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
+        return 'completed' as const;
+      });
+    },
+
+    async fail(id, error, now) {
+      await db
+        .update(asyncJobs)
+        .set({ status: 'failed', error, creditsCharged: 0, finishedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+    },
+
+    async noteFailure(id, error) {
+      await db.update(asyncJobs).set({ error }).where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+    },
+
+    async abandon(id, fallback, now) {
+      const rows = await db
+        .update(asyncJobs)
+        .set({ status: 'failed', error: sql`coalesce(${asyncJobs.error}, ${JSON.stringify(fallback)}::jsonb)`, creditsCharged: 0, finishedAt: now })
+        .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)))
+        .returning({ id: asyncJobs.id });
+      return rows.length > 0;
+    },
+
+    async deleteExpired(now) {
+      const gone = await db.delete(asyncJobs).where(lte(asyncJobs.expiresAt, now)).returning({ id: asyncJobs.id });
+      return gone.length;
+    },
+  };
+}
+
+/**
+ * A job's charge as the console reads it: the operation (not the procedure: `searchByBody` is a
+ * search), the platforms with their credits and the outcome, as the procedure's settle() saw
+ * them. Without them (a result not made by settle) only the procedure name is known.
+ */
+function chargeDetail(procedure: string, billed: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' } | undefined): Pick<LedgerEntry, 'reason' | 'platforms' | 'status'> {
+  return billed ? { reason: billed.operation, platforms: billed.platforms, status: billed.status } : { reason: procedure };
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createServer, type Server } from 'node:http';
+import { atListeningPort, localOrigin } from '../config.js';
+import { openDatabase } from './database-setup.js';
+import { createDeps, type Deps } from '../deps.js';
+import { createRequestHandler } from './server.js';
+import { createMetricsServer } from '../facades/metrics.js';
+import { connectRedis } from '../adapters/redis/client.js';
+import { startWorker } from './job-worker.js';
+import { closeHttpServer } from './shutdown.js';
+import { startProcess } from './process-start.js';
+import { OperatorError } from '../domain/errors.js';
+
+const DEMO_EMAIL = 'demo@example.com';
+
+/**
+ * First embedded start only: a demo account with a sandbox key and a console password (random,
+ * so no two machines share one), both kept in DATA_DIR; null afterwards.
+ */
+async function createDemoAccount(deps: Deps, dataDir: string): Promise<{ key: string; file: string; password: string; passwordFile: string } | null> {
+  if (await deps.admin.findAccountByEmail(DEMO_EMAIL)) return null;
+  const password = randomBytes(12).toString('base64url');
+  const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password });
+  const { key } = await deps.admin.createKey(accountId, 'sandbox');
+  const file = path.resolve(dataDir, 'demo-sandbox-key');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  const passwordFile = path.resolve(dataDir, 'demo-console-sign-in');
+  await writeFile(passwordFile, `${DEMO_EMAIL}\n${password}\n`, { mode: 0o600 });
+  return { key, file, password, passwordFile };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new OperatorError('port_in_use', `PORT ${port} on ${host} is already in use`, 'stop the process using it, or set PORT to a free port'));
+      else if (err.code === 'EACCES') reject(new OperatorError('port_in_use', `PORT ${port} on ${host} needs privileges this process lacks`, 'set PORT to 1024 or above'));
+      else reject(err);
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+startProcess(async ({ config: env, log, events, opened }) => {
+  const database = await openDatabase(env);
+  opened('database', () => database.stop());
+  events.info(database.where ? { event: 'database', kind: 'embedded', dir: database.where.dir, port: database.where.port, startedHere: database.where.startedHere, ...(database.where.adopted ? { adopted: true } : {}) } : { event: 'database', kind: 'external' }, 'database ready, migrations applied');
+  const redis = env.redisUrl ? await connectRedis(env.redisUrl) : undefined;
+  // Bound first, so that with PORT=0 the default public URL (the OAuth issuer and the MCP resource)
+  // is the address printed below. Nothing awaits between building the deps and attaching the handler.
+  const server = createServer();
+  const port = await listen(server, env.port, env.host);
+  const config = atListeningPort(env, port);
+  const deps = createDeps(config, database.url, { log, ...(redis ? { redis } : {}) });
+  server.on('request', createRequestHandler(deps));
+  opened('stores', () => deps.close());
+  events.info({ event: 'stores', cacheAndLimits: redis ? 'redis' : 'in-process' }, redis ? 'cache and rate limits in Redis, shared by every process' : 'cache and rate limits in-process (set REDIS_URL to share them)');
+  const demo = database.embedded ? await createDemoAccount(deps, config.dataDir) : null;
+  const runner = config.runWorker ? await startWorker(deps, database.url) : null;
+  if (runner) opened('job worker', () => runner.stop());
+  events.info({ event: 'worker', inProcess: Boolean(runner) }, runner ? 'job worker in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'job worker not in this process');
+  // Metrics on a listener of their own, reachable from this machine only (README, Observability).
+  if (config.metrics.port !== null) {
+    const metricsServer = createMetricsServer(deps);
+    await listen(metricsServer, config.metrics.port, '127.0.0.1');
+    opened('metrics listener', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+  }
+  // Stops run newest first: long polls answer at once, then the listener drains, then the rest.
+  opened('http server', () => closeHttpServer(server, config.shutdownGraceMs));
+  opened('long polls', () => deps.jobEvents.close());
+  const url = localOrigin(config.host, port);
+  events.info({ event: 'listening', url, docs: `${config.publicUrl}/docs`, mcp: `${config.publicUrl}/mcp` }, `listening on ${url}; MCP at ${config.publicUrl}/mcp (OAuth issuer ${config.publicUrl}; set PUBLIC_URL when clients reach it elsewhere)`);
+  if (demo) {
+    const tryIt = `curl -H "Authorization: Bearer ${demo.key}" "${url}/v1/search?location=Lisbon"`;
+    events.info({ event: 'sandbox_key', key: demo.key, file: demo.file, try: tryIt }, `demo account created; its sandbox key, shown this once (kept in ${demo.file}): ${demo.key}`);
+    const consoleUrl = `${config.publicUrl}/console/`;
+    events.info({ event: 'console_sign_in', url: consoleUrl, email: DEMO_EMAIL, password: demo.password, file: demo.passwordFile }, `developer console at ${consoleUrl}: sign in as ${DEMO_EMAIL} with password ${demo.password} (kept in ${demo.passwordFile})`);
+  }
+});

@@ -1,0 +1,32 @@
+import type { Resolved, ResolvedPlace, Warning } from '../model/common.js';
+import type { Platform } from '../platforms.js';
+
+type PlacedLeg = { platform: Platform; place?: ResolvedPlace | undefined; alternatives?: ResolvedPlace[] | undefined };
+
+const samePlace = (a: ResolvedPlace, b: ResolvedPlace) =>
+  a.name === b.name && a.countryCode === b.countryCode && a.lat === b.lat && a.lng === b.lng && a.radiusKm === b.radiusKm;
+
+/**
+ * Issue 16 item 1: the place a search's location was taken to be. The first platform (in the
+ * order asked) that says where it searched gives the answer; platforms that searched elsewhere or
+ * another radius are listed apart. A name with several places answers with the likeliest and an
+ * `ambiguous_location` warning naming the others with coordinates, so a client can retry with
+ * "lat,lng". Nothing is said when no platform reported its place.
+ */
+export function resolveLocation(query: string, legs: PlacedLeg[]): { resolved: Resolved | null; warnings: Warning[] } {
+  const placed = legs.filter((l): l is PlacedLeg & { place: ResolvedPlace } => l.place !== undefined);
+  const first = placed[0];
+  if (!first) return { resolved: null, warnings: [] };
+  const alternatives = first.alternatives ?? [];
+  const byPlatform = placed.filter((l) => !samePlace(l.place, first.place)).map((l) => ({ ...l.place, platform: l.platform }));
+  const warnings: Warning[] = [];
+  if (alternatives.length > 0) {
+    const others = alternatives.map((a) => `${a.name}, ${a.region ?? a.countryCode} (${a.countryCode}) at "${a.lat},${a.lng}"`).join('; ');
+    warnings.push({
+      code: 'ambiguous_location',
+      message: `"${query}" names several places; searched ${first.place.name}, ${first.place.countryCode} at "${first.place.lat},${first.place.lng}". Also: ${others}. Send location as "lat,lng" (or "name, countryCode") to choose.`,
+    });
+  }
+  // Keys in the schema's order: a page's meta built so is sent as built once validated (router/page-output.ts).
+  return { resolved: { location: { ...first.place, query, alternatives, byPlatform } }, warnings };
+}

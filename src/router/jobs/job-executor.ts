@@ -1,0 +1,75 @@
+import type { Deps } from '../../deps.js';
+import { ServiceError, errorBody } from '../../domain/errors.js';
+import { appRouter } from '../app-router.js';
+import { createContext } from '../context.js';
+import { toServiceError } from '../errors.js';
+import type { SettledLeg } from '../../domain/operations/fan-out.js';
+
+type Envelope = { data: unknown; meta: Record<string, unknown> };
+type Caller = Record<string, (input: unknown) => Promise<Envelope>>;
+
+/**
+ * Announces each leg of a job as it settles (issue 16: MCP progress per leg), one after the other;
+ * `flush` before the job ends, so a listener hears every leg before the end (NOTIFYs arrive in
+ * commit order).
+ */
+function legAnnouncer(deps: Deps, jobId: string) {
+  let done = 0;
+  let chain = Promise.resolve();
+  return {
+    onLeg(leg: SettledLeg): void {
+      const event = { platform: leg.platform, status: leg.status, cached: leg.cached, count: leg.count, done: ++done, of: leg.of };
+      chain = chain.then(() => deps.jobEvents.publishLeg(jobId, event));
+    },
+    flush: () => chain,
+  };
+}
+
+/**
+ * Runs one accepted job through the same procedure the synchronous call uses (so validation,
+ * platforms, cache and pricing are identical), then stores the result and posts the `job:<id>`
+ * charge in one transaction. A job that is already completed or failed is left alone, so a re-run
+ * after a crash is billed at most once. Retryable failures are thrown back to the queue until the
+ * last attempt; then, or for any other failure, the job fails at 0 credits with the error.
+ */
+export async function executeJob(deps: Deps, jobId: string, attempt: number, maxAttempts: number): Promise<void> {
+  const job = await deps.jobs.start(jobId, deps.clock.now());
+  if (!job) return;
+  const principal = await deps.keys.findById(job.keyId);
+  const legs = legAnnouncer(deps, jobId);
+  const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, onLeg: legs.onLeg, ...(principal ? { principal } : {}) };
+  try {
+    if (!principal) throw new ServiceError('internal_error', 'The key that started this job no longer exists.');
+    const caller = appRouter.createCaller(ctx) as unknown as Caller;
+    const result = await caller[job.procedure]!(job.input).finally(legs.flush);
+    const credits = ctx.res.creditsCharged ?? 0;
+    const outcome = await deps.jobs.complete(jobId, { credits, result, billed: ctx.res.billed, now: deps.clock.now() });
+    if (outcome === 'unaffordable') {
+      const refused = new ServiceError('credit_balance_too_low', `This job's result costs ${credits} credits; the balance is lower now. Nothing was charged.`);
+      await deps.jobs.fail(jobId, errorBody(refused, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
+    }
+  } catch (err) {
+    const failure = toServiceError(err);
+    const error = errorBody(failure, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>;
+    if (failure.retryable && attempt < maxAttempts) {
+      // Kept in case the remaining attempts are lost to crashes: the job then ends with this error.
+      await deps.jobs.noteFailure(jobId, error).catch(() => {});
+      throw err;
+    }
+    await deps.jobs.fail(jobId, error, deps.clock.now());
+  }
+}
+
+/**
+ * Ends jobs whose queue entries graphile-worker will not run again (every attempt spent, the last
+ * ones by crashed workers): failed at 0 credits with the last retryable error an attempt met, or
+ * an internal error when every attempt crashed.
+ */
+export async function abandonJobs(deps: Deps, jobIds: string[]): Promise<void> {
+  const now = deps.clock.now();
+  const crashed = new ServiceError('internal_error', 'The job stopped on every attempt before it could finish. Nothing was charged; send the call again.');
+  for (const jobId of jobIds) {
+    const fallback = errorBody(crashed, deps.ids.requestId(), deps.config.publicUrl).error as unknown as Record<string, unknown>;
+    if (await deps.jobs.abandon(jobId, fallback, now)) deps.log.warn({ jobId }, 'job failed: its attempts were spent by workers that stopped');
+  }
+}
