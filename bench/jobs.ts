@@ -13,7 +13,7 @@
  *   npx tsx bench/jobs.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
  */
 import postgres from 'postgres';
-import type { JobRecord } from '../src/domain/ports/service-ports.js';
+import type { JobRecord } from '../src/domain/ports/jobs.js';
 import type { TestApp } from '../test/support/app.js';
 import { fakePlatforms } from '../test/support/fake-platforms.js';
 import { bearer, capture, expectStatuses, interleave, load, median, ms, pct, progress, row, scenarioMain, startBare, startBenchApp, type Row } from './support.js';

@@ -6,7 +6,7 @@
  *   npx tsx bench/ledger.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
  */
 import { randomUUID } from 'node:crypto';
-import type { Ledger } from '../src/domain/ports/service-ports.js';
+import type { Ledger } from '../src/domain/ports/billing.js';
 import { fakePlatforms } from '../test/support/fake-platforms.js';
 import { bearer, expectStatuses, interleave, load, median, perSecond, progress, row, scenarioMain, startBenchApp, type Row } from './support.js';
 

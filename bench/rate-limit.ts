@@ -16,7 +16,7 @@ import { createRedisRateLimiter } from '../src/adapters/redis/rate-limiter.js';
 import { createMemoryRateLimiter } from '../src/adapters/memory/rate-limiter.js';
 import { systemClock } from '../src/adapters/system/clock.js';
 import { createOutageLog } from '../src/adapters/system/outage-log.js';
-import type { RateLimiter } from '../src/domain/ports/service-ports.js';
+import type { RateLimiter } from '../src/domain/ports/rate-limits.js';
 import { bearer, expectStatuses, interleave, load, median, ms, pct, progress, row, scenarioMain, startBenchApp, noopLimiter, unlimited, type Row } from './support.js';
 
 const ROUNDS = 5;

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { testConfig, type Config } from '../src/config.js';
 import type { DepsOverrides } from '../src/deps.js';
-import type { RateDecision, RateLimiter } from '../src/domain/ports/service-ports.js';
+import type { RateDecision, RateLimiter } from '../src/domain/ports/rate-limits.js';
 import { createMemoryRateLimiter } from '../src/adapters/memory/rate-limiter.js';
 import { systemClock } from '../src/adapters/system/clock.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';

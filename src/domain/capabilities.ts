@@ -1,5 +1,5 @@
 import { OPERATIONS, PLATFORMS, type Operation, type Platform } from './platforms.js';
-import type { AdapterSet } from './ports/platform-ports.js';
+import type { AdapterSet } from './ports/platform.js';
 
 export interface PlatformCapability {
   platform: Platform;

@@ -1,7 +1,7 @@
 import type { GoneFlag } from './client-gone.js';
 import type { Deps } from '../deps.js';
 import type { SettledLeg } from '../domain/operations/fan-out.js';
-import type { Principal } from '../domain/ports/service-ports.js';
+import type { Principal } from '../domain/ports/accounts.js';
 import type { ServiceError } from '../domain/errors.js';
 import type { IdempotencyClaim, RetryRequest } from './retries/retry.js';
 import type { ConsoleCall } from './console/trpc.js';
@@ -64,6 +64,9 @@ export interface Context {
   /** Set by the console face only: the browser session its console procedures run as. */
   console?: ConsoleCall;
 }
+
+/** A context past the auth middleware: every billed or account-bound step takes this one type. */
+export type Authed = Context & { principal: Principal };
 
 export interface ContextSource {
   transport: Transport;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../src/adapters/memory/cache.js';
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
 import { FakeClock } from '../../src/adapters/system/clock.js';
-import type { Cache } from '../../src/domain/ports/service-ports.js';
+import type { Cache } from '../../src/domain/ports/caching.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**

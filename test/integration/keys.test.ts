@@ -7,7 +7,7 @@ import { createPgKeyStore } from '../../src/adapters/postgres/accounts/key-store
 import { createPgLedger } from '../../src/adapters/postgres/billing/ledger.js';
 import { createIds } from '../../src/adapters/system/ids.js';
 import { hashKey } from '../../src/domain/accounts/api-keys.js';
-import type { KeyStore } from '../../src/domain/ports/service-ports.js';
+import type { KeyStore } from '../../src/domain/ports/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';

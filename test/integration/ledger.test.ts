@@ -4,7 +4,7 @@ import { connect, type Database } from '../../src/adapters/postgres/db.js';
 import { createAdmin, type Admin } from '../../src/adapters/postgres/accounts/admin.js';
 import { createPgLedger } from '../../src/adapters/postgres/billing/ledger.js';
 import { createIds } from '../../src/adapters/system/ids.js';
-import type { Ledger } from '../../src/domain/ports/service-ports.js';
+import type { Ledger } from '../../src/domain/ports/billing.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let testDb: TestDatabase;

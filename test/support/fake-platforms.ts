@@ -1,7 +1,7 @@
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
 import { adapterSet } from '../../src/adapters/platforms/registry.js';
 import type { Platform } from '../../src/domain/platforms.js';
-import { LegFailure, type AdapterSet, type PlatformAdapter } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type AdapterSet, type PlatformAdapter } from '../../src/domain/ports/platform.js';
 
 /**
  * Stand-in for the live platforms (the edge we do not own): the sandbox's data, with per-platform

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
 import { capabilityMatrix, describeMatrix, platformsNote } from '../../src/domain/capabilities.js';
 import { CAPABILITIES, OPERATIONS, PLATFORMS, type Operation, type Platform } from '../../src/domain/platforms.js';
-import type { AdapterSet } from '../../src/domain/ports/platform-ports.js';
+import type { AdapterSet } from '../../src/domain/ports/platform.js';
 
 /** An adapter set serving exactly `served` (the live kind of a deployment, say). */
 function adaptersServing(served: Partial<Record<Operation, Platform[]>>): AdapterSet {

@@ -9,7 +9,7 @@ import { answerKind, assertCurrency } from '../../src/adapters/platforms/google/
 import { parseListing as parseGoogleListing } from '../../src/adapters/platforms/google/parse-details.js';
 import { parseSearchPage as parseVrboSearch } from '../../src/adapters/platforms/vrbo/parse-search.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
-import { LegFailure, UpstreamFormatError } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../src/domain/ports/platform.js';
 
 /**
  * Format drift is told apart from the platform's own errors: an answer whose shape a parser does

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cachedKeyStore } from '../../src/adapters/memory/key-cache.js';
 import { FakeClock } from '../../src/adapters/system/clock.js';
-import type { KeyStore, Principal } from '../../src/domain/ports/service-ports.js';
+import type { KeyStore, Principal } from '../../src/domain/ports/accounts.js';
 
 const principal: Principal = { accountId: 'acct_1', keyId: 'key_1', keyPrefix: 'svc_test_abcdef', env: 'sandbox', plan: 'free', subscriptionStatus: 'active', emailVerified: true, balance: 0, rateLimitOverride: null };
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reviewsLeg as airbnbReviews } from '../../src/adapters/platforms/airbnb/reviews-leg.js';
 import { reviewsLeg as bookingReviews } from '../../src/adapters/platforms/booking/reviews.js';
-import type { ReviewsRequest } from '../../src/domain/ports/platform-ports.js';
+import type { ReviewsRequest } from '../../src/domain/ports/platform.js';
 
 /**
  * A short page is not the end of a list when the platform's own total says more exist: the

@@ -5,7 +5,7 @@ import { createAirbnbAdapter } from '../../src/adapters/platforms/airbnb/index.j
 import { amountOf, parseDisplayPrice, parseListing, parseSearchResult, ratingAndCount } from '../../src/adapters/platforms/airbnb/parse.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../../src/adapters/platforms/http/upstream.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
-import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REPLAY = path.resolve(ROOT, 'fixtures/replay/airbnb');

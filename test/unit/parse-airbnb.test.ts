@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
 import { parseCalendar, parseListing, parseReviewsPage, parseSearchPage, type SearchContext } from '../../src/adapters/platforms/airbnb/parse.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/upstream-samples/airbnb');

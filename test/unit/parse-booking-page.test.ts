@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lodgingJsonLd, parseHotelPage } from '../../src/adapters/platforms/booking/parse-hotel-page.js';
 import { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 /**
  * Booking listing from the hotel page's schema.org JSON-LD: the two recorded blocks (shared

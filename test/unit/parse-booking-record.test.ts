@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHotelPhotos, parseHotelRecord } from '../../src/adapters/platforms/booking/parse-hotel-record.js';
 import { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 /** The pass-through API's Booking.com hotel record and photo list (recorded samples; not served live). */
 const SAMPLES = path.resolve(import.meta.dirname, '../../../shared/upstream-samples/booking');

@@ -8,7 +8,7 @@ import { stayPriceOf } from '../../src/adapters/platforms/booking/parse-price.js
 import { hotelItem, parseSearchItem, parseSearchPage } from '../../src/adapters/platforms/booking/parse-search.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../../src/adapters/platforms/http/upstream.js';
 import { FieldWarnings, parseMoney } from '../../src/adapters/platforms/parse-support.js';
-import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/replay/booking/dml/graphql');
 const fixture = (op: string): any => JSON.parse(readFileSync(path.join(FIXTURES, `${op}.json`), 'utf8'));

@@ -6,7 +6,7 @@ import { parseReviewCard, parseReviewPage } from '../../src/adapters/platforms/b
 import { parseSearchItem, parseSearchPage } from '../../src/adapters/platforms/booking/parse-search.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
 import type { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/upstream-samples/booking');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePropertyInfo } from '../../src/adapters/platforms/expedia/parse-property-info.js';
 import { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 /** Expedia Group `PropertyInfo` (recorded sample; the reader is not served by any adapter). */
 const SAMPLE = path.resolve(import.meta.dirname, '../../../shared/upstream-samples/expedia/graphql-propertyInfo-merperle-hon-tam-hotels4-rapidapi.json');

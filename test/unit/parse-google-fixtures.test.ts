@@ -8,7 +8,7 @@ import { amountOf } from '../../src/adapters/platforms/google/rates.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../../src/adapters/platforms/http/upstream.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
 import { listingIdFromUrl } from '../../src/domain/listing-ids/listing-url.js';
-import { LegFailure, type PlatformAdapter, type SearchQuery } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type PlatformAdapter, type SearchQuery } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURES = path.join(ROOT, 'fixtures/replay/google');

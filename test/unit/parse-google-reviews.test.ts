@@ -7,7 +7,7 @@ import { mapsReviewsLeg } from '../../src/adapters/platforms/google/reviews-leg.
 import type { UpstreamClient, UpstreamRequest } from '../../src/adapters/platforms/http/upstream.js';
 import { listingIdProblem } from '../../src/domain/listing-ids/operation-ids.js';
 import { Review } from '../../src/domain/model/review.js';
-import { LegFailure, type ReviewsRequest } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type ReviewsRequest } from '../../src/domain/ports/platform.js';
 
 /** Google reviews live from the Maps reviews engine: the recorded sample and the project fixture. */
 const ROOT = path.resolve(import.meta.dirname, '../..');

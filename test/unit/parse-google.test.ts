@@ -7,7 +7,7 @@ import { exactNameMatch, parseSearchPage } from '../../src/adapters/platforms/go
 import { Price } from '../../src/domain/model/price.js';
 import { Property } from '../../src/domain/model/property.js';
 import { Review } from '../../src/domain/model/review.js';
-import { LegFailure, type Stay } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type Stay } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/upstream-samples/google');

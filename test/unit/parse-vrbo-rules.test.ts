@@ -8,7 +8,7 @@ import { createVrboAdapter } from '../../src/adapters/platforms/vrbo/index.js';
 import { parseListing } from '../../src/adapters/platforms/vrbo/parse-listing.js';
 import { parseSearchPage } from '../../src/adapters/platforms/vrbo/parse-search.js';
 import { readPriceSummary } from '../../src/adapters/platforms/vrbo/price-summary.js';
-import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type SearchQuery } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURE_DIR = path.join(ROOT, 'fixtures/replay/vrbo');

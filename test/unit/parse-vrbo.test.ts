@@ -6,7 +6,7 @@ import { readPriceSummary } from '../../src/adapters/platforms/vrbo/price-summar
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
 import { listingIdFromUrl } from '../../src/domain/listing-ids/listing-url.js';
 import { Property } from '../../src/domain/model/property.js';
-import { LegFailure } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure } from '../../src/domain/ports/platform.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAMPLES = path.resolve(ROOT, '../shared/upstream-samples/vrbo');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
 import { daysBetween, toDayNumber } from '../../src/domain/dates.js';
-import type { AdapterSet, PlatformAdapter, SearchQuery } from '../../src/domain/ports/platform-ports.js';
+import type { AdapterSet, PlatformAdapter, SearchQuery } from '../../src/domain/ports/platform.js';
 import type { Platform } from '../../src/domain/platforms.js';
 
 /** Sandbox calendars (calendar.ts) and reviews (reviews.ts) through the adapter port. */

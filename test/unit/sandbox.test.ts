@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
 import type { Property } from '../../src/domain/model/property.js';
-import { LegFailure, type AdapterSet, type PlatformAdapter, type SearchQuery, type Stay } from '../../src/domain/ports/platform-ports.js';
+import { LegFailure, type AdapterSet, type PlatformAdapter, type SearchQuery, type Stay } from '../../src/domain/ports/platform.js';
 import type { Platform } from '../../src/domain/platforms.js';
 
 const signal = new AbortController().signal;

@@ -1,5 +1,5 @@
-import type { Clock } from '../../domain/ports/platform-ports.js';
-import type { Cache } from '../../domain/ports/service-ports.js';
+import type { Clock } from '../../domain/ports/system.js';
+import type { Cache } from '../../domain/ports/caching.js';
 
 /**
  * In-process twin of the Redis cache, for the embedded default and unit tests. Bounded by entry

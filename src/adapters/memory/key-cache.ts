@@ -1,5 +1,5 @@
-import type { Clock } from '../../domain/ports/platform-ports.js';
-import type { KeyStore, Principal } from '../../domain/ports/service-ports.js';
+import type { Clock } from '../../domain/ports/system.js';
+import type { KeyStore, Principal } from '../../domain/ports/accounts.js';
 
 /**
  * A short-lived in-process cache in front of the key store: the key lookup was the largest single

@@ -1,5 +1,5 @@
-import type { Clock } from '../../domain/ports/platform-ports.js';
-import type { RateDecision, RateLimiter } from '../../domain/ports/service-ports.js';
+import type { Clock } from '../../domain/ports/system.js';
+import type { RateDecision, RateLimiter } from '../../domain/ports/rate-limits.js';
 
 const MINUTE_MS = 60_000;
 

@@ -1,6 +1,6 @@
 import { BrokenCircuitError, CircuitState, circuitBreaker, handleWhen, type CircuitBreakerPolicy, type IBreaker } from 'cockatiel';
 import type { Platform } from '../../domain/platforms.js';
-import { LegFailure } from '../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../domain/ports/platform.js';
 import { FaultWindow, type FaultWindowOptions } from './fault-window.js';
 
 export interface BreakerOptions extends FaultWindowOptions {

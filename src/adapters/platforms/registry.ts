@@ -1,6 +1,7 @@
 import type { LiveConfig } from '../../config.js';
 import { CAPABILITIES, type Operation, type Platform } from '../../domain/platforms.js';
-import type { AdapterSet, Clock, PlatformAdapter } from '../../domain/ports/platform-ports.js';
+import type { AdapterSet, PlatformAdapter } from '../../domain/ports/platform.js';
+import type { Clock } from '../../domain/ports/system.js';
 import { createAirbnbAdapter } from './airbnb/index.js';
 import { createBookingAdapter } from './booking/index.js';
 import { createGoogleAdapter } from './google/index.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Cache } from '../../domain/ports/service-ports.js';
+import type { Cache } from '../../domain/ports/caching.js';
 import type { OutageLog } from '../system/outage-log.js';
 
 /**

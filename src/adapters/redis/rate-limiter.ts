@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RateDecision, RateLimiter } from '../../domain/ports/service-ports.js';
+import type { RateDecision, RateLimiter } from '../../domain/ports/rate-limits.js';
 import type { OutageLog } from '../system/outage-log.js';
 
 /**

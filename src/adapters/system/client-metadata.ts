@@ -1,7 +1,7 @@
 import { promises as dns } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import type { Cache } from '../../domain/ports/service-ports.js';
+import type { Cache } from '../../domain/ports/caching.js';
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25; draft-ietf-oauth-client-id-metadata-document):

@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/ports/platform-ports.js';
+import type { Clock } from '../../domain/ports/system.js';
 
 export const systemClock: Clock = { now: () => new Date() };
 

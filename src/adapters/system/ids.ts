@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import type { IdGenerator } from '../../domain/ports/service-ports.js';
+import type { IdGenerator } from '../../domain/ports/system.js';
 
 /**
  * ulid's default source asks the system for one random byte per character (16 calls per id, a

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/ports/platform-ports.js';
+import type { Clock } from '../../domain/ports/system.js';
 
 /** How often a lasting outage is logged again. */
 export const OUTAGE_REMINDER_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { WebhookConfig } from '../../config.js';
-import type { CallbackTargets } from '../../domain/ports/retry-ports.js';
+import type { CallbackTargets } from '../../domain/ports/webhooks.js';
 import { checkCallbackUrl, type ResolveHost } from './callback-url.js';
 import { deliverWebhook } from './deliver.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RateLimiter } from '../ports/service-ports.js';
+import type { RateLimiter } from '../ports/rate-limits.js';
 
 /**
  * Password sign-in throttle, shared by every page that takes a password (the OAuth sign-in today,

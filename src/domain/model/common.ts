@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../platforms.js';
-import { LEG_ERRORS } from '../ports/platform-ports.js';
 
 export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
 
 export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date', example: '2027-05-01' });
+
+/**
+ * Why a leg failed, as `platformResults[].error` tells the client (short, nothing internal).
+ * `upstream_format_changed` is not worth retrying: the platform answered in a shape the service
+ * cannot read until its parser is updated. The others may pass on a later try.
+ */
+export const LEG_ERRORS = ['upstream_error', 'upstream_blocked', 'upstream_timeout', 'upstream_format_changed', 'circuit_open'] as const;
+export type LegError = (typeof LEG_ERRORS)[number];
 
 export const Warning = z
   .object({

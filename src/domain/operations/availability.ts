@@ -5,7 +5,7 @@ import type { AvailabilityItem, CalendarDay } from '../model/availability.js';
 import type { LegStatus, Warning } from '../model/common.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
-import type { Adapted } from '../ports/platform-ports.js';
+import type { Adapted } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export const MAX_WINDOW_DAYS = 365;

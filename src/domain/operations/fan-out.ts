@@ -1,7 +1,8 @@
 import type { LegStatus, Warning } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
-import { LegFailure, UpstreamFormatError, type LegError } from '../ports/platform-ports.js';
-import type { Cache } from '../ports/service-ports.js';
+import { LegFailure, UpstreamFormatError } from '../ports/platform.js';
+import type { LegError } from '../model/common.js';
+import type { Cache } from '../ports/caching.js';
 import type { CacheSlot } from '../caching/cache-policy.js';
 import type { ParsedMemo } from '../caching/parsed-memo.js';
 

@@ -4,7 +4,7 @@ import type { Price } from '../model/price.js';
 import type { Property, StayPrice } from '../model/property.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
-import type { Adapted, Occupancy } from '../ports/platform-ports.js';
+import type { Adapted, Occupancy } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ListingParams {

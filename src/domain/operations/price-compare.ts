@@ -3,7 +3,7 @@ import { runLeg } from './fan-out.js';
 import { mostCommonBasis } from '../price-basis.js';
 import type { PriceCompare } from '../model/price.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
-import type { Adapted, OfferSet, Occupancy } from '../ports/platform-ports.js';
+import type { Adapted, OfferSet, Occupancy } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceCompareParams {

@@ -2,7 +2,7 @@ import { runLeg } from './fan-out.js';
 import type { Price } from '../model/price.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
-import type { Adapted, Occupancy } from '../ports/platform-ports.js';
+import type { Adapted, Occupancy } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceParams {

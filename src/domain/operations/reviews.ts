@@ -5,7 +5,7 @@ import { runLeg } from './fan-out.js';
 import type { Review } from '../model/review.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
-import type { ReviewSort, ReviewsLegResult } from '../ports/platform-ports.js';
+import type { ReviewSort, ReviewsLegResult } from '../ports/platform.js';
 import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ReviewsParams {

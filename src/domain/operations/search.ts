@@ -6,7 +6,7 @@ import { mergePage, type LegSlice } from './merge.js';
 import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
 import { RATING_SCALE, type Platform } from '../platforms.js';
-import type { SearchLegResult, SearchQuery } from '../ports/platform-ports.js';
+import type { SearchLegResult, SearchQuery } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface SearchParams extends Omit<SearchQuery, 'platforms'> {

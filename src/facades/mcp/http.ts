@@ -3,7 +3,7 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import type { Deps } from '../../deps.js';
 import { hashKey, isWellFormedKey } from '../../domain/accounts/api-keys.js';
 import { ServiceError, errorBody } from '../../domain/errors.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
+import type { Principal } from '../../domain/ports/accounts.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';

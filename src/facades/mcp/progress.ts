@@ -1,7 +1,6 @@
 import type { SettledLeg } from '../../domain/operations/fan-out.js';
-import type { JobLegEvent } from '../../domain/ports/retry-ports.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../../router/context.js';
+import type { JobLegEvent } from '../../domain/ports/jobs.js';
+import type { Authed } from '../../router/context.js';
 import { syncAnswerOf, waitForJob } from '../../router/retries/prefer-wait.js';
 
 type Answer = { data: unknown; meta: Record<string, unknown> };
@@ -48,7 +47,7 @@ export type Progress = ReturnType<typeof createProgress>;
  * result itself. Past the bound it answers the job handle, as without a token. Stateless: the
  * worker announces legs and the job's end to every process, so any process can hold the stream.
  */
-export async function waitInline(ctx: Context & { principal: Principal }, accepted: Answer, progress: Progress): Promise<{ answer: Answer; inline: boolean }> {
+export async function waitInline(ctx: Authed, accepted: Answer, progress: Progress): Promise<{ answer: Answer; inline: boolean }> {
   const job = accepted.data as { jobId: string };
   const total = (accepted.meta.platforms as unknown[] | undefined)?.length ?? 1;
   const bound = ctx.deps.config.mcpProgressWaitSeconds;

@@ -5,7 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, GetTaskPayloadRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { errorBody } from '../../domain/errors.js';
-import type { JobRecord, Principal } from '../../domain/ports/service-ports.js';
+import type { JobRecord } from '../../domain/ports/jobs.js';
+import type { Principal } from '../../domain/ports/accounts.js';
 import { syncAnswerOf } from '../../router/retries/prefer-wait.js';
 import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';

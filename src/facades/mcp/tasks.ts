@@ -1,7 +1,8 @@
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
-import type { JobRecord, Principal } from '../../domain/ports/service-ports.js';
+import type { JobRecord } from '../../domain/ports/jobs.js';
+import type { Principal } from '../../domain/ports/accounts.js';
 import { JOB_ID, JOB_RETENTION_MS, pollAfterSeconds } from '../../router/jobs/jobs.js';
 import { createContext } from '../../router/context.js';
 import { waitForJob } from '../../router/retries/prefer-wait.js';

@@ -13,9 +13,9 @@ import { registerSchema } from './openapi/refs.js';
 import { HEADERS, errorResponse, errorStatuses, successHeaders } from './openapi/responses.js';
 import { EstimateAnswer, ShapedAnswer, withShapedAnswers } from './openapi/shaped-answers.js';
 import { serviceDescription, TAGS } from './openapi/text.js';
+import type { Json } from './openapi/json.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const ErrorBodySchema = z
   .object({

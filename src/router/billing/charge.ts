@@ -1,6 +1,6 @@
 import { ServiceError } from '../../domain/errors.js';
-import type { LedgerEntry, Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { LedgerEntry } from '../../domain/ports/billing.js';
+import type { Authed } from '../context.js';
 import { ClientGone } from '../client-gone.js';
 
 /**
@@ -8,7 +8,7 @@ import { ClientGone } from '../client-gone.js';
  * Idempotency-Key stores its answer in the same transaction as the ledger row, so a replay is
  * never billed and a crash never leaves a charge without the answer it paid for.
  */
-export async function postCharge(ctx: Context & { principal: Principal }, credits: number, reason: string, answer: unknown, billed?: Pick<LedgerEntry, 'platforms' | 'status'>): Promise<void> {
+export async function postCharge(ctx: Authed, credits: number, reason: string, answer: unknown, billed?: Pick<LedgerEntry, 'platforms' | 'status'>): Promise<void> {
   // A job's charge is posted by the worker in the transaction that stores its result.
   if (ctx.jobId) return;
   // Checked just before posting: a client that left is not billed. What remains is the window

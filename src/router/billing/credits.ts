@@ -1,8 +1,7 @@
 import { ServiceError } from '../../domain/errors.js';
 import type { Operation } from '../../domain/platforms.js';
 import { maxCredits, type CallShape } from '../../domain/billing/pricing.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { Authed } from '../context.js';
 
 /**
  * Runs before any upstream work (design.md section 3): a live call that could cost credits needs
@@ -10,7 +9,7 @@ import type { Context } from '../context.js';
  * email_unverified), and a balance that covers its largest possible cost
  * (402). Both are free answers. The debit itself is guarded again when the call settles.
  */
-export function assertCanPay(ctx: Context & { principal: Principal }, op: Operation, shape: CallShape): void {
+export function assertCanPay(ctx: Authed, op: Operation, shape: CallShape): void {
   const { principal } = ctx;
   const worst = maxCredits(ctx.deps.config.creditSchedule, principal.env, op, shape);
   // The caller's own cap comes first: a call it refuses is refused whatever the balance.

@@ -2,15 +2,14 @@ import { estimateCall, DryRunStop, type EstimateBreaker } from '../../domain/bil
 import type { Operation } from '../../domain/platforms.js';
 import type { CallShape } from '../../domain/billing/pricing.js';
 import type { OperationEnv } from '../../domain/operations/shared.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { Authed } from '../context.js';
 
 /**
  * The hooks that turn a call into its free estimate (issue 16 item 2): the verb validates and
  * builds its legs as usual; instead of the 402 checks, the call's shape is kept; once the leg
  * cache was read, the estimate is thrown before any platform is asked or any job is made.
  */
-export function dryRunHooks(ctx: Context & { principal: Principal }): Pick<OperationEnv, 'beforeUpstream' | 'preview'> {
+export function dryRunHooks(ctx: Authed): Pick<OperationEnv, 'beforeUpstream' | 'preview'> {
   let call: { op: Operation; shape: CallShape } | null = null;
   const live = ctx.principal.env === 'live';
   const breaker = (platform: Parameters<typeof ctx.deps.breakers.state>[0]): EstimateBreaker => (live ? ctx.deps.breakers.state(platform) : 'none');

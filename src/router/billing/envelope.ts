@@ -2,14 +2,12 @@ import { isFailed } from '../../domain/operations/fan-out.js';
 import type { Meta, PlatformResult, Warning } from '../../domain/model/common.js';
 import type { OperationEnv, OperationResult } from '../../domain/operations/shared.js';
 import { legCredits } from '../../domain/billing/pricing.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { Authed } from '../context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
 import { dryRunHooks } from './dry-run.js';
 import { trustValidatedPage } from '../page-output.js';
 
-type Authed = Context & { principal: Principal };
 
 /** The environment a domain verb runs in: the adapters of the caller's key kind. */
 export function operationEnv(ctx: Authed): OperationEnv {

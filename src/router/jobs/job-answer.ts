@@ -1,6 +1,6 @@
 import type { ErrorBody } from '../../domain/errors.js';
 import type { Platform } from '../../domain/platforms.js';
-import type { JobRecord } from '../../domain/ports/service-ports.js';
+import type { JobRecord } from '../../domain/ports/jobs.js';
 import { pollAfterSeconds, pollUrl, remainingSeconds } from './jobs.js';
 
 /** The error of a failed job: what the synchronous call would have answered (its stored error body). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../domain/operations/cursor.js';
-import type { JobRecord } from '../../domain/ports/service-ports.js';
+import type { JobRecord } from '../../domain/ports/jobs.js';
 import type { KeyEnv } from '../../domain/accounts/plans.js';
 
 /** Jobs are kept 24 h, then answer 404 job_not_found and are deleted (design.md section 3). */

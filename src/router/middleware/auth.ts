@@ -1,6 +1,6 @@
 import { hashKey, isWellFormedKey } from '../../domain/accounts/api-keys.js';
 import { unauthenticated } from '../../domain/errors.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
+import type { Principal } from '../../domain/ports/accounts.js';
 import type { Context } from '../context.js';
 import { enforceRateLimit } from './rate-limit.js';
 

@@ -1,8 +1,8 @@
 import { ServiceError } from '../../domain/errors.js';
 import { requestsPerMinute } from '../../domain/accounts/plans.js';
-import type { RateDecision } from '../../domain/ports/service-ports.js';
+import type { RateDecision } from '../../domain/ports/rate-limits.js';
 import type { Context } from '../context.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
+import type { Principal } from '../../domain/ports/accounts.js';
 
 /** X-RateLimit-* (spec 8.1) plus the IETF RateLimit and RateLimit-Policy fields. */
 export function rateLimitHeaders(d: RateDecision, nowMs: number): Record<string, string> {

@@ -5,8 +5,7 @@ import { rememberValidPages } from '../page-output.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../billing/envelope.js';
 import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
-import type { Context } from '../context.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
+import type { Authed } from '../context.js';
 
 /** Validated once per memoized page in production (page-output.ts); in full elsewhere. */
 const Output = shapeableAnswer(rememberValidPages(SearchOutput));
@@ -15,7 +14,7 @@ const DESCRIPTION =
   'Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items ' +
   '(failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.';
 
-async function run({ ctx, input }: { ctx: Context & { principal: Principal }; input: SearchInput }) {
+async function run({ ctx, input }: { ctx: Authed; input: SearchInput }) {
   const result = await searchStays(operationEnv(ctx), {
     location: input.location,
     checkIn: input.checkIn ?? null,

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../domain/operations/cursor.js';
 import { ServiceError } from '../../domain/errors.js';
-import type { StoredAnswer } from '../../domain/ports/retry-ports.js';
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { StoredAnswer } from '../../domain/ports/retries.js';
+import type { Principal } from '../../domain/ports/accounts.js';
+import type { Context, Authed } from '../context.js';
 
 /** Answers are kept for replay 24 h per account (issue 17, as Stripe does). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
 /** 1 to 255 printable ASCII characters (the header is a string; anything else is refused). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
-type Authed = Context & { principal: Principal };
 
 export function checkIdempotencyKey(raw: string): string {
   if (!KEY.test(raw)) {

@@ -1,11 +1,10 @@
 import type { SubCode } from '../../domain/error-catalogue.js';
 import { ServiceError, type ErrorCode } from '../../domain/errors.js';
-import type { JobRecord, Principal } from '../../domain/ports/service-ports.js';
-import type { JobLegEvent } from '../../domain/ports/retry-ports.js';
-import type { Context } from '../context.js';
+import type { JobRecord } from '../../domain/ports/jobs.js';
+import type { JobLegEvent } from '../../domain/ports/jobs.js';
+import type { Context, Authed } from '../context.js';
 import { isFinished, type JobErrorBody } from '../jobs/job-answer.js';
 
-type Authed = Context & { principal: Principal };
 
 /**
  * `Prefer: wait=N` (RFC 7240): waits up to N seconds for the job to end, woken by the job's end

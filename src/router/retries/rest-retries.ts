@@ -1,10 +1,8 @@
-import type { Principal } from '../../domain/ports/service-ports.js';
-import type { Context } from '../context.js';
+import type { Authed } from '../context.js';
 import type { Step } from '../middleware/steps.js';
 import { checkIdempotencyKey, claimIdempotencyKey, finishIdempotent, replay, requestFingerprint } from './idempotency.js';
 import { syncAnswerOf, waitForJob } from './prefer-wait.js';
 
-type Authed = Context & { principal: Principal };
 type JobAccepted = { data: { jobId: string } };
 
 /**

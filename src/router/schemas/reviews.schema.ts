@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
-import { REVIEW_SORTS } from '../../domain/ports/platform-ports.js';
+import { REVIEW_SORTS } from '../../domain/ports/platform.js';
 import { ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam } from './common-input.js';
 import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';

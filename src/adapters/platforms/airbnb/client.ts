@@ -1,5 +1,5 @@
 import type { UpstreamRequest } from '../http/upstream.js';
-import type { Occupancy, SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { Occupancy, SearchQuery } from '../../../domain/ports/platform.js';
 import type { Amenity } from '../../../domain/model/property.js';
 import { assertNativeId, relayId } from './ids.js';
 import { SEARCH_AMENITY_IDS } from './taxonomy.js';

@@ -1,4 +1,4 @@
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, str } from '../parse-support.js';
 
 /**

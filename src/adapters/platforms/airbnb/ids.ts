@@ -1,5 +1,5 @@
 import { NATIVE_LISTING_ID } from '../../../domain/listing-ids/id-shapes.js';
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 
 /**
  * Airbnb listing ids. The native id is the decimal room number of `airbnb.com/rooms/<id>`; the

@@ -1,6 +1,6 @@
 import { daysBetween } from '../../../domain/dates.js';
 import type { Operation } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError, type PlatformAdapter, type PriceRequest } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError, type PlatformAdapter, type PriceRequest } from '../../../domain/ports/platform.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { calendarRequest, dates, listingRequest, mapBox, party, reviewsRequest, searchParams, searchRequest, type OperationName, type RequestOptions } from './client.js';

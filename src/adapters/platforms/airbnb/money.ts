@@ -1,5 +1,5 @@
 import { CURRENCY_MINOR_UNITS, roundToMinor } from '../../../domain/currency.js';
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 import { parseMoney } from '../parse-support.js';
 
 /**

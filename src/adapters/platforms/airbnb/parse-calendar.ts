@@ -1,6 +1,6 @@
 import { isIsoDate } from '../../../domain/dates.js';
 import type { CalendarDay } from '../../../domain/model/availability.js';
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { missingPayload } from './graphql.js';
 

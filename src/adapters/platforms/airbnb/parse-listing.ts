@@ -1,6 +1,6 @@
 import { compositeId } from '../../../domain/platforms.js';
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { missingPayload } from './graphql.js';
 import { listingUrl } from './ids.js';

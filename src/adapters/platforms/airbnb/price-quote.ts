@@ -1,6 +1,6 @@
 import { daysBetween } from '../../../domain/dates.js';
 import type { Price } from '../../../domain/model/price.js';
-import { LegFailure, type Adapted, type PriceRequest } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, type Adapted, type PriceRequest } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings } from '../parse-support.js';
 import { nativeIdFromRelay } from './ids.js';
 import { parseCardPrice, searchResultsOf } from './parse-search.js';

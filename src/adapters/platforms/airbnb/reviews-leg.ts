@@ -1,6 +1,6 @@
 import type { Warning } from '../../../domain/model/common.js';
 import type { Review } from '../../../domain/model/review.js';
-import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform-ports.js';
+import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
 import { parseReviewsPage, type ReviewsPage } from './parse-reviews.js';
 

@@ -1,7 +1,7 @@
 import { compareForSort } from '../../../domain/operations/merge.js';
 import type { Warning } from '../../../domain/model/common.js';
 import type { Property } from '../../../domain/model/property.js';
-import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
 import { parseSearchPage, type SearchContext } from './parse-search.js';
 import { SEARCH_AMENITY_IDS } from './taxonomy.js';

@@ -1,5 +1,5 @@
-import type { Occupancy } from '../../../domain/ports/platform-ports.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import type { Occupancy } from '../../../domain/ports/platform.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import type { UpstreamRequest } from '../http/upstream.js';
 import { dig, str } from '../parse-support.js';
 

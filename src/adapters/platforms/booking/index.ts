@@ -3,7 +3,7 @@ import type { CalendarDay } from '../../../domain/model/availability.js';
 import type { Price } from '../../../domain/model/price.js';
 import type { Property } from '../../../domain/model/property.js';
 import type { Operation } from '../../../domain/platforms.js';
-import { LegFailure, type Adapted, type PlatformAdapter, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, type Adapted, type PlatformAdapter, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { UpstreamNotFound, type UpstreamClient } from '../http/upstream.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { availabilityCalendarRequest, CALENDAR_MAX_DAYS, fullSearchRequest, hotelPageRequest } from './client.js';

@@ -1,6 +1,6 @@
 import { addDays, daysBetween, isIsoDate } from '../../../domain/dates.js';
 import type { CalendarDay } from '../../../domain/model/availability.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { warnOnce } from './parse-price.js';

@@ -1,6 +1,6 @@
 import type { Property } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, num, str } from '../parse-support.js';
 import { pageUrl } from './ids.js';
 

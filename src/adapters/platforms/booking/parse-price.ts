@@ -1,6 +1,6 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Fees, StayPrice } from '../../../domain/model/property.js';
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
 import { CHARGE_TYPES } from './mappings.js';
 

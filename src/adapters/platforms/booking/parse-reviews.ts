@@ -1,7 +1,7 @@
 import type { Review } from '../../../domain/model/review.js';
 import { languageTag, type LanguageTag } from '../../../domain/locale.js';
 import { RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { TRIP_TYPES } from './mappings.js';

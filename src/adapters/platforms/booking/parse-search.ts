@@ -1,6 +1,6 @@
 import type { Property, PropertyType } from '../../../domain/model/property.js';
 import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { graphqlData } from './client.js';
 import { hotelSearchUrl, pageUrl } from './ids.js';

@@ -1,4 +1,4 @@
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { availabilityCalendarRequest, fullSearchRequest } from './client.js';
 import type { BookingRef } from './ids.js';

@@ -1,5 +1,5 @@
 import type { Review } from '../../../domain/model/review.js';
-import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform-ports.js';
+import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
 import { reviewListRequest } from './client.js';
 import { parseReviewCard, parseReviewPage } from './parse-reviews.js';

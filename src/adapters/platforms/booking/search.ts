@@ -1,7 +1,7 @@
 import { daysBetween } from '../../../domain/dates.js';
 import { compareForSort } from '../../../domain/operations/merge.js';
 import type { Property } from '../../../domain/model/property.js';
-import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import type { UpstreamRequest } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { fullSearchRequest } from './client.js';

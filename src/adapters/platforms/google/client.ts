@@ -1,5 +1,5 @@
 import { addDays } from '../../../domain/dates.js';
-import type { Occupancy } from '../../../domain/ports/platform-ports.js';
+import type { Occupancy } from '../../../domain/ports/platform.js';
 import type { UpstreamRequest } from '../http/upstream.js';
 import { isPlaceId } from '../../../domain/listing-ids/operation-ids.js';
 import { isPropertyToken } from './guards.js';

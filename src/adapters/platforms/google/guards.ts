@@ -1,5 +1,5 @@
 import { NATIVE_LISTING_ID } from '../../../domain/listing-ids/id-shapes.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, str } from '../parse-support.js';
 
 /**

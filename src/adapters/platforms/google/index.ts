@@ -1,14 +1,5 @@
 import type { Operation } from '../../../domain/platforms.js';
-import {
-  LegFailure,
-  type Adapted,
-  type OfferSet,
-  type Occupancy,
-  type PlatformAdapter,
-  type PriceCompareRequest,
-  type ReviewsRequest,
-  type SearchLegRequest,
-} from '../../../domain/ports/platform-ports.js';
+import { LegFailure, type Adapted, type OfferSet, type Occupancy, type PlatformAdapter, type PriceCompareRequest, type ReviewsRequest, type SearchLegRequest } from '../../../domain/ports/platform.js';
 import { UpstreamNotFound, type UpstreamClient, type UpstreamRequest } from '../http/upstream.js';
 import { detailsRequest, mapsReviewsRequest, placeholderDates, searchRequest, type Dates } from './client.js';
 import { mapsReviewsLeg } from './reviews-leg.js';

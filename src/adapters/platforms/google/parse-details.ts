@@ -2,7 +2,7 @@ import { daysBetween } from '../../../domain/dates.js';
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Price } from '../../../domain/model/price.js';
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type PriceRequest, type Stay } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type PriceRequest, type Stay } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
 import { parseProperty, PLATFORM } from './parse.js';

@@ -1,7 +1,7 @@
 import type { Warning } from '../../../domain/model/common.js';
 import type { Review } from '../../../domain/model/review.js';
 import { RATING_SCALE } from '../../../domain/platforms.js';
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, num, str } from '../parse-support.js';
 import { answerKind } from './guards.js';
 import { PLATFORM } from './parse.js';

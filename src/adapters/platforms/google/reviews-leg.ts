@@ -1,6 +1,6 @@
 import type { Warning } from '../../../domain/model/common.js';
 import type { Review } from '../../../domain/model/review.js';
-import { LegFailure, type ReviewsLegResult, type ReviewsRequest } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, type ReviewsLegResult, type ReviewsRequest } from '../../../domain/ports/platform.js';
 import { MAPS_REVIEW_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
 import { parseMapsReviews } from './parse-reviews.js';

@@ -1,7 +1,7 @@
 import { compareForSort } from '../../../domain/operations/merge.js';
 import type { Warning } from '../../../domain/model/common.js';
 import type { Property } from '../../../domain/model/property.js';
-import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import { UPSTREAM_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
 import { parseSearchPage, type SearchPage } from './parse-search.js';

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import type { Platform } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 
 export interface UpstreamOptions {
   platform: Platform;

@@ -1,7 +1,7 @@
 import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
 import { basisWarning } from '../../../domain/price-basis.js';
 import { adapterSet } from '../registry.js';
-import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports/platform.js';
 import { calendar } from './calendar.js';
 import { CITIES, matchPlace, SEARCH_RADIUS_KM } from './gazetteer.js';
 import type { ResolvedPlace } from '../../../domain/model/common.js';

@@ -1,7 +1,7 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Offer } from '../../../domain/model/price.js';
 import type { PriceBasis } from '../../../domain/model/property.js';
-import type { Stay } from '../../../domain/ports/platform-ports.js';
+import type { Stay } from '../../../domain/ports/platform.js';
 import type { SandboxListing } from './property.js';
 import { stayPrice } from './stay-price.js';
 import { rng } from './random.js';

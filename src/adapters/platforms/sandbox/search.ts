@@ -1,6 +1,6 @@
 import { compareForSort } from '../../../domain/operations/merge.js';
 import type { Property } from '../../../domain/model/property.js';
-import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import type { Warning } from '../../../domain/model/common.js';
 import { listingId, LISTINGS_PER_CITY, type SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';

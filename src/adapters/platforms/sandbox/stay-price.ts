@@ -2,7 +2,7 @@ import { addDays, daysBetween, toDayNumber } from '../../../domain/dates.js';
 import { roundToMinor } from '../../../domain/currency.js';
 import type { PriceBasis, StayPrice } from '../../../domain/model/property.js';
 import { hash32 } from './random.js';
-import type { Stay } from '../../../domain/ports/platform-ports.js';
+import type { Stay } from '../../../domain/ports/platform.js';
 import type { SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';
 

@@ -1,4 +1,4 @@
-import type { SearchQuery } from '../../../domain/ports/platform-ports.js';
+import type { SearchQuery } from '../../../domain/ports/platform.js';
 import type { UpstreamRequest } from '../http/upstream.js';
 
 /**

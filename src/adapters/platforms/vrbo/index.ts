@@ -1,6 +1,6 @@
 import { listingIdFromUrl } from '../../../domain/listing-ids/listing-url.js';
 import type { Operation } from '../../../domain/platforms.js';
-import type { PlatformAdapter } from '../../../domain/ports/platform-ports.js';
+import type { PlatformAdapter } from '../../../domain/ports/platform.js';
 import type { UpstreamClient } from '../http/upstream.js';
 import { searchVrbo } from './search.js';
 

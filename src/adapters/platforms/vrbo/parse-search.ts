@@ -1,5 +1,5 @@
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { parseListing, type ListingContext } from './parse-listing.js';
 import { assertCurrency, readPriceSummary } from './price-summary.js';

@@ -1,4 +1,4 @@
-import { LegFailure } from '../../../domain/ports/platform-ports.js';
+import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, parseMoney, str } from '../parse-support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { compareForSort } from '../../../domain/operations/merge.js';
 import type { Warning } from '../../../domain/model/common.js';
 import type { Property } from '../../../domain/model/property.js';
-import { LegFailure, type SearchLegRequest, type SearchLegResult, type SearchQuery } from '../../../domain/ports/platform-ports.js';
+import { LegFailure, type SearchLegRequest, type SearchLegResult, type SearchQuery } from '../../../domain/ports/platform.js';
 import { UpstreamNotFound, type UpstreamClient } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { searchRequest } from './client.js';

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { OperatorError } from '../../../domain/errors.js';
 import { hashKey, isWellFormedKey, newApiKey } from '../../../domain/accounts/api-keys.js';
 import type { KeyEnv, PlanCode } from '../../../domain/accounts/plans.js';
-import type { IdGenerator, Ledger } from '../../../domain/ports/service-ports.js';
+import type { IdGenerator } from '../../../domain/ports/system.js';
+import type { Ledger } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
 import { accounts, apiKeys } from '../schema.js';
 

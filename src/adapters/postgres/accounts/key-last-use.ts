@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Clock } from '../../../domain/ports/platform-ports.js';
-import type { KeyUse } from '../../../domain/ports/service-ports.js';
+import type { Clock } from '../../../domain/ports/system.js';
+import type { KeyUse } from '../../../domain/ports/accounts.js';
 import type { Db } from '../db.js';
 import { apiKeys } from '../schema.js';
 

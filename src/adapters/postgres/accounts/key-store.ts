@@ -1,6 +1,6 @@
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { isPlanCode } from '../../../domain/accounts/plans.js';
-import type { KeyStore, Principal } from '../../../domain/ports/service-ports.js';
+import type { KeyStore, Principal } from '../../../domain/ports/accounts.js';
 import type { Db } from '../db.js';
 import { accounts, apiKeys } from '../schema.js';
 

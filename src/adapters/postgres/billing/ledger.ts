@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Ledger, LedgerEntry } from '../../../domain/ports/service-ports.js';
+import type { Ledger, LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
 import { accounts } from '../schema.js';
 

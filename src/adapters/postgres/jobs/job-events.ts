@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { JobEvents, JobLegEvent } from '../../../domain/ports/retry-ports.js';
+import type { JobEvents, JobLegEvent } from '../../../domain/ports/jobs.js';
 
 const CHANNEL = 'async_job_finished';
 /** A job's finished platform legs (issue 16 progress): JSON `{ jobId, ...JobLegEvent }`, sent by the worker. */

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { JobRecord, JobStore, LedgerEntry, NewJob } from '../../../domain/ports/service-ports.js';
+import type { JobRecord, JobStore, NewJob } from '../../../domain/ports/jobs.js';
+import type { LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
 import { postEntry } from '../billing/ledger.js';
 import { asyncJobs } from '../schema.js';

@@ -1,5 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import type { ClaimOutcome, IdempotencyStore, StoredAnswer } from '../../../domain/ports/retry-ports.js';
+import type { ClaimOutcome, IdempotencyStore, StoredAnswer } from '../../../domain/ports/retries.js';
 import type { Db } from '../db.js';
 import { postEntry } from '../billing/ledger.js';
 import { idempotencyKeys } from '../schema.js';

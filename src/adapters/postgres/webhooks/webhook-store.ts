@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { newWebhookSecret } from '../../../domain/webhooks/webhook-signature.js';
-import type { WebhookRecord, WebhookStatus, WebhookStore } from '../../../domain/ports/retry-ports.js';
+import type { WebhookRecord, WebhookStatus, WebhookStore } from '../../../domain/ports/webhooks.js';
 import type { Db } from '../db.js';
 import { jobWebhooks, webhookSecrets } from '../schema.js';
 

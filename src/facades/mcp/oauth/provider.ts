@@ -4,7 +4,7 @@ import { InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidToke
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Clock } from '../../../domain/ports/platform-ports.js';
+import type { Clock } from '../../../domain/ports/system.js';
 import { hashSecret, newSecret, type IssuedCode, type IssuedToken, type OAuthStore } from '../../../adapters/postgres/oauth/oauth-store.js';
 import type { ClientMetadataFetcher } from '../../../adapters/system/client-metadata.js';
 import { createClientsStore } from './clients.js';

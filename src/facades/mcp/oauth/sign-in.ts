@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Clock } from '../../../domain/ports/platform-ports.js';
+import type { Clock } from '../../../domain/ports/system.js';
 import type { KeyEnv } from '../../../domain/accounts/plans.js';
 import { lockedMessage, type SignInThrottle } from '../../../domain/accounts/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../../../adapters/postgres/accounts/admin.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addDays } from '../../../domain/dates.js';
+import type { Json } from './json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 interface FieldFacts {
   description?: string;

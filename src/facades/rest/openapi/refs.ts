@@ -1,4 +1,4 @@
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from './json.js';
 
 const DEFS_REF = /^#\/\$defs\//;
 

@@ -1,7 +1,7 @@
 import { ERROR_DOCS, SUB_CODES, errorAnchor } from '../../../domain/error-catalogue.js';
 import { ERROR_CODES, ERROR_STATUS, isRetryable, type ErrorCode } from '../../../domain/errors.js';
+import type { Json } from './json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const header = (description: string, type = 'string') => ({ description, schema: { type } });
 

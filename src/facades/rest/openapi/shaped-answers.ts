@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { Platform } from '../../../domain/model/common.js';
 import { EstimateView } from '../../../domain/model/estimate.js';
 import { ShapedAnswer } from '../../../domain/model/shaped.js';
+import type { Json } from './json.js';
 
 export { ShapedAnswer };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The answer of `dryRun=true` (issue 16). */
 export const EstimateAnswer = z

@@ -1,6 +1,6 @@
 import { MAX_WAIT_SECONDS } from '../../../router/retries/retry.js';
+import type { Json } from '../openapi/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',

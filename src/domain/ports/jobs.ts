@@ -1,77 +1,6 @@
-import type { KeyEnv, PlanCode } from '../accounts/plans.js';
-
-/** Who is calling: the key's account as read at authentication time (spec 2.8). */
-export interface Principal {
-  accountId: string;
-  keyId: string;
-  keyPrefix: string;
-  env: KeyEnv;
-  plan: PlanCode;
-  subscriptionStatus: string;
-  emailVerified: boolean;
-  balance: number;
-  rateLimitOverride: number | null;
-}
-
-export interface KeyStore {
-  /** The principal of an active (not revoked) key with this SHA-256 hex hash, or null. */
-  findByHash(keyHash: string): Promise<Principal | null>;
-  /** The principal of a key by id, revoked or not: a job accepted for a key runs to its end. */
-  findById(keyId: string): Promise<Principal | null>;
-  /** The principal of an account signed in through OAuth (MCP), with the key kind chosen at consent. */
-  forAccount(accountId: string, via: string, env: KeyEnv): Promise<Principal | null>;
-}
-
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** When the bucket is full again (epoch ms). */
-  resetAtMs: number;
-  /** How long until one token is available (ms); 0 when allowed. */
-  retryAfterMs: number;
-}
-
-/** A token bucket per key: `capacity` tokens, refilled evenly over a minute (spec 8.1). */
-export interface RateLimiter {
-  take(bucket: string, capacity: number): Promise<RateDecision>;
-}
-
-export interface Cache {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-}
-
-export interface LedgerEntry {
-  accountId: string;
-  /** Unique per billed event (`req:<requestId>`, `job:<jobId>`, `grant:<id>`): a retry cannot charge twice. */
-  entryKey: string;
-  /** Negative for a debit, positive for a grant. */
-  amount: number;
-  reason: string;
-  /** A billed call's platforms and each one's credits, in one order (the console's split by platform). */
-  platforms?: { platform: string; credits: number }[];
-  /** A billed call's outcome: 'partial' when a platform failed (and was not billed). */
-  status?: 'complete' | 'partial';
-  keyId?: string;
-}
-
-export interface Ledger {
-  /** Applies the entry and moves the balance in one transaction; null when a debit would overdraw. */
-  post(entry: LedgerEntry): Promise<{ balance: number; duplicate: boolean } | null>;
-}
-
-/** Records that a key was used; never throws, never waits (the console's "last use"). */
-export interface KeyUse {
-  touch(keyId: string): void;
-}
-
-export interface IdGenerator {
-  requestId(): string;
-  jobId(): string;
-  accountId(): string;
-  keyId(): string;
-}
+import type { KeyEnv } from '../accounts/plans.js';
+import type { LegStatus } from '../model/common.js';
+import type { Platform } from '../platforms.js';
 
 /** A job as the service sees it (spec 2.9); `result` is the envelope the synchronous call returns. */
 export interface JobRecord {
@@ -121,4 +50,26 @@ export interface JobStore {
   abandon(id: string, fallback: Record<string, unknown>, now: Date): Promise<boolean>;
   /** Deletes jobs past their retention; returns how many. */
   deleteExpired(now: Date): Promise<number>;
+}
+
+/** A platform leg a job's worker finished: `done` legs of this run so far, this one included, of `of` in its fan-out. */
+export interface JobLegEvent {
+  platform: Platform;
+  status: LegStatus;
+  cached: boolean;
+  count: number;
+  done: number;
+  of: number;
+}
+
+/** Wakes long polls when a job ends, in whichever process ended it, and tells them of each leg it finishes. */
+export interface JobEvents {
+  /**
+   * Resolves once listening; then `done(ms)` resolves true when the job ended, false on timeout.
+   * `onLeg` hears the job's legs that finish while listening (not earlier ones: `done` counts them).
+   */
+  listen(jobId: string, onLeg?: (leg: JobLegEvent) => void): Promise<{ done(timeoutMs: number): Promise<boolean>; cancel(): void }>;
+  /** Announces a finished leg of a running job to every process; best effort, never throws. */
+  publishLeg(jobId: string, leg: JobLegEvent): Promise<void>;
+  close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { ResolvedPlace } from '../model/common.js';
-import type { Warning, LegStatus } from '../model/common.js';
+import type { LegError, LegStatus, Warning } from '../model/common.js';
 import type { Amenity, Property, PropertyType } from '../model/property.js';
 import type { Price } from '../model/price.js';
 import type { Review } from '../model/review.js';
@@ -140,14 +140,6 @@ export interface OfferSet {
   offers: Offer[];
 }
 
-/**
- * Why a leg failed, as `platformResults[].error` tells the client (short, nothing internal).
- * `upstream_format_changed` is not worth retrying: the platform answered in a shape the service
- * cannot read until its parser is updated. The others may pass on a later try.
- */
-export const LEG_ERRORS = ['upstream_error', 'upstream_blocked', 'upstream_timeout', 'upstream_format_changed', 'circuit_open'] as const;
-export type LegError = (typeof LEG_ERRORS)[number];
-
 export interface LegFailureOptions {
   /** The client-facing reason; by default derived from the status. */
   error?: LegError;
@@ -184,8 +176,4 @@ export class UpstreamFormatError extends LegFailure {
     super('failed', message, { error: 'upstream_format_changed', platformFault: false });
     this.name = 'UpstreamFormatError';
   }
-}
-
-export interface Clock {
-  now(): Date;
 }
