@@ -20,6 +20,9 @@ import { createPgKeyStore } from './adapters/postgres/accounts/key-store.js';
 import { cachedKeyStore } from './adapters/memory/key-cache.js';
 import { createPgLedger } from './adapters/postgres/billing/ledger.js';
 import { createAdmin, type Admin } from './adapters/postgres/accounts/admin.js';
+import { createAdminQueries, type AdminQueries } from './adapters/postgres/accounts/admin-queries.js';
+import { createOAuthStore, type OAuthStore } from './adapters/postgres/oauth/oauth-store.js';
+import { createConsoleStore, type ConsoleStore } from './adapters/postgres/console/console-store.js';
 import { systemClock } from './adapters/system/clock.js';
 import { createMetrics, type Metrics } from './adapters/system/metrics.js';
 import { createLatencyTracker, type LatencyTracker } from './adapters/system/latency.js';
@@ -45,7 +48,7 @@ import { createKeyLastUse } from './adapters/postgres/accounts/key-last-use.js';
 /** Everything a request may touch, built once by the composition root (conventions rule 5). */
 export interface Deps {
   config: Config;
-  /** The drizzle handle, for stores built by facades (OAuth); everything else goes through ports. */
+  /** The drizzle handle, for tests' own queries; the service reaches the database only through the stores below, all built here. */
   db: Db;
   log: Logger;
   metrics: Metrics;
@@ -58,6 +61,12 @@ export interface Deps {
   keyUse: KeyUse;
   ledger: Ledger;
   admin: Admin;
+  /** The admin CLI's reads (accounts, keys, usage). */
+  adminQueries: AdminQueries;
+  /** The MCP authorization server's clients, codes and tokens. */
+  oauth: OAuthStore;
+  /** The developer console's sessions and usage figures. */
+  console: ConsoleStore;
   cache: Cache;
   /** Parsed values of recent cache hits (fan-out.ts), so a hot cached call does not re-parse its legs. */
   parsedMemo: ParsedMemo;
@@ -126,6 +135,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keyUse: createKeyLastUse(database.db, clock, log),
     ledger,
     admin,
+    adminQueries: createAdminQueries(database.db),
+    oauth: createOAuthStore(database.db),
+    console: createConsoleStore(database.db),
     cache,
     parsedMemo: createParsedMemo(),
     pageMemo: createPageMemo(),

@@ -3,7 +3,6 @@ import { loadEnvFile, parseConfig } from '../config.js';
 import { finishCommand } from './operator-output.js';
 import { openDatabase } from './database-setup.js';
 import { createDeps } from '../deps.js';
-import { createAdminQueries } from '../adapters/postgres/accounts/admin-queries.js';
 import { OperatorError } from '../domain/errors.js';
 import { ADMIN_COMMANDS, type Command, type Values } from './cli-commands.js';
 import { WEBHOOK_COMMANDS } from './cli-webhooks.js';
@@ -44,7 +43,7 @@ async function run(argv: string[]): Promise<unknown> {
   const database = await openDatabase(config);
   const deps = createDeps(config, database.url);
   try {
-    return await execute({ admin: deps.admin, queries: createAdminQueries(deps.db), deps });
+    return await execute({ admin: deps.admin, queries: deps.adminQueries, deps });
   } finally {
     await deps.close();
     await database.stop();

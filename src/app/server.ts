@@ -40,7 +40,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   const docsHtml = renderReferencePage('Accommodation Data Service API');
   const errorsHtml = renderErrorCatalogue();
   const scalar = scalarBundle();
-  const oauth = createOAuthApp(deps, deps.db, { rateLimit: options.oauthRateLimit ?? true });
+  const oauth = createOAuthApp(deps, { rateLimit: options.oauthRateLimit ?? true });
   const mcp = createMcpHttp(deps, oauth.provider);
   const developerConsole = createConsoleHandler(deps);
 

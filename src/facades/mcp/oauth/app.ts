@@ -3,7 +3,7 @@ import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/se
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { Deps } from '../../../deps.js';
 import { createSignInThrottle } from '../../../domain/accounts/sign-in-throttle.js';
-import { createOAuthStore, hashSecret } from '../../../adapters/postgres/oauth/oauth-store.js';
+import { hashSecret } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { oauthErrorHandler, shortErrors } from './errors.js';
 import { createOAuthProvider } from './provider.js';
 import { SCOPES } from './scopes.js';
@@ -15,8 +15,8 @@ import { sameSecret, signInHandler } from './sign-in.js';
  * handlers), and our sign-in and consent form at /oauth/sign-in (CSRF-protected, throttled).
  * Every error it answers is an RFC 6749 JSON body (or the page's own 4xx), never a stack trace.
  */
-export function createOAuthApp(deps: Deps, db: Parameters<typeof createOAuthStore>[0], options: { rateLimit: boolean }) {
-  const store = createOAuthStore(db);
+export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
+  const store = deps.oauth;
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
   const provider = createOAuthProvider(store, deps.clock, mcpUrl, deps.clientMetadata);
   const clientName = (id: string) => Promise.resolve(provider.clientsStore.getClient(id)).then((c) => c?.client_name ?? id, () => id);
