@@ -41,8 +41,8 @@ export interface Context {
   res: ResponseBag;
   /** Set by the auth middleware. */
   principal?: Principal;
-  /** A body the REST face could not read; reported after auth and rate limit, like any bad input. */
-  bodyError?: ServiceError;
+  /** REST input the face could not read (a body, a path segment); reported after auth and rate limit, like any bad input. */
+  inputError?: ServiceError;
   /** Set when the job worker runs a call: its charge is settled with the job's result. */
   jobId?: string;
   /** REST only: Idempotency-Key, Prefer: wait and callbackUrl as sent (issue 17). */
@@ -72,7 +72,7 @@ export interface ContextSource {
   transport: Transport;
   /** Given when the transport already answered with an id (REST sets X-Request-Id early). */
   requestId?: string;
-  bodyError?: ServiceError;
+  inputError?: ServiceError;
   retry?: RetryRequest;
   unknownParams?: string[];
   authorization: string | null | undefined;
@@ -84,7 +84,7 @@ export interface ContextSource {
 export function createContext(deps: Deps, source: ContextSource): Context {
   const requestId = source.requestId ?? deps.ids.requestId();
   return {
-    ...(source.bodyError ? { bodyError: source.bodyError } : {}),
+    ...(source.inputError ? { inputError: source.inputError } : {}),
     ...(source.retry ? { retry: source.retry } : {}),
     ...(source.unknownParams?.length ? { unknownParams: source.unknownParams } : {}),
     deps,

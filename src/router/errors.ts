@@ -1,11 +1,18 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { ServiceError, type ErrorCode } from '../domain/errors.js';
+import { ServiceError, type ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import { fromValidation, type ZodLikeIssue } from './validation-errors.js';
 import { isDependencyUnavailable, serviceUnavailable } from './dependency-errors.js';
 
-/** The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. */
-const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+/** Every HTTP status of the error table. */
+type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/**
+ * The tRPC code whose HTTP status equals our code's, so the tRPC face reports it too. Keyed by
+ * every status of the error table: a code with a new status does not compile until it has its
+ * tRPC code here. The REST face never reads this: its status is the ServiceError's own.
+ */
+const TRPC_CODE: Record<ErrorStatus, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   402: 'PAYMENT_REQUIRED',
@@ -44,5 +51,6 @@ export function toServiceError(err: unknown, rawInput?: unknown): ServiceError {
 }
 
 export function toTRPCError(err: ServiceError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
+  // A ServiceError subclass may answer a status outside the table: tRPC still needs a code for it.
+  return new TRPCError({ code: TRPC_CODE[err.status as ErrorStatus] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
 }

@@ -1,7 +1,6 @@
-import { getTRPCErrorFromUnknown } from '@trpc/server';
 import { t } from './trpc.js';
 import { mapFailure } from './middleware/errors.js';
-import { readRestInput } from './middleware/rest-path.js';
+import { failedResult } from './trpc-internals.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { steps } from './middleware/steps.js';
@@ -12,21 +11,21 @@ import { acceptAsync } from './jobs/async-jobs.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
- * limit, then input reading (REST body and path decoding); `.input()` validation and the handler
- * follow. One middleware rather than four: tRPC copies its call options twice at every middleware
- * level, which was the largest cost of a cached call of our own (issue 15). A failure thrown here
+ * limit, then the REST input the face could not read (refused here, like any bad input);
+ * `.input()` validation and the handler follow. One middleware rather than four: tRPC copies its
+ * call options twice at every middleware level, which was the largest cost of a cached call of
+ * our own (issue 15). A failure thrown here
  * is turned into a failed result as tRPC does between levels, so it is mapped the same way.
  */
-const enter = t.middleware(async ({ ctx, path, meta, getRawInput, next }) => {
+const enter = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   let result: Awaited<ReturnType<typeof next<{ principal: NonNullable<typeof ctx.principal> }>>>;
   try {
     const principal = await authenticate(ctx);
     await rateLimit(ctx, principal);
-    const decoded = await readRestInput(ctx, meta, getRawInput);
-    // tRPC's types take a context or a raw input reader per call; its runtime reads both.
-    result = await next((decoded ? { ctx: { principal }, getRawInput: decoded } : { ctx: { principal } }) as { ctx: { principal: typeof principal } });
+    if (ctx.inputError) throw ctx.inputError;
+    result = await next({ ctx: { principal } });
   } catch (cause) {
-    result = { ok: false, error: getTRPCErrorFromUnknown(cause), marker: 'middlewareMarker' } as unknown as typeof result;
+    result = failedResult(cause);
   }
   return mapFailure(ctx, path, getRawInput, result);
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { errorBody } from '../domain/errors.js';
@@ -5,8 +6,15 @@ import type { Context } from './context.js';
 import { toServiceError } from './errors.js';
 
 /**
+ * The request a tRPC HTTP adapter call serves. The adapter formats some errors (unreadable input,
+ * a wrong media type) before it asks for our context; the formatter then takes the request id
+ * and docs base from here, so the error body is built once, complete.
+ */
+export const adapterRequest = new AsyncLocalStorage<{ requestId: string; publicUrl: string }>();
+
+/**
  * One tRPC instance for every face. The error formatter puts the spec's error body under
- * `data.apiError`; the REST face sends exactly that body, the tRPC face passes it to clients.
+ * `data.apiError`, which the tRPC faces pass to clients.
  */
 export const t = initTRPC
   .context<Context>()
@@ -14,7 +22,8 @@ export const t = initTRPC
   .create({
     isDev: false,
     errorFormatter({ shape, error, ctx }) {
-      const apiError = errorBody(toServiceError(error), ctx?.requestId ?? 'req_unknown', ctx?.deps.config.publicUrl ?? '');
+      const request = ctx ? { requestId: ctx.requestId, publicUrl: ctx.deps.config.publicUrl } : adapterRequest.getStore();
+      const apiError = errorBody(toServiceError(error), request?.requestId ?? 'req_unknown', request?.publicUrl ?? '');
       return { ...shape, data: { ...shape.data, stack: undefined, apiError } };
     },
   });

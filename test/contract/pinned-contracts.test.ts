@@ -69,5 +69,5 @@ describe('published contracts are pinned', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 180_000); // a TypeScript program over the router; slow on a busy 2-core machine
+  }, 600_000); // a TypeScript program over the router: minutes on a busy 2-core machine
 });

@@ -6,7 +6,8 @@ import type { z } from 'zod';
  * documented one and cannot drift from it.
  */
 type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[] };
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+/** zod's public `.def` of a schema, read by the fields each kind has. */
+const defOf = (schema: z.ZodType) => schema.def as unknown as Def;
 
 /** The object shape under optional, nullable, default, pipe and array wrappers; null for a leaf. */
 function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {

@@ -4,13 +4,15 @@ import type { Deps } from '../../deps.js';
 import { errorBody, ServiceError } from '../../domain/errors.js';
 import { lockedMessage, createSignInThrottle } from '../../domain/accounts/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../../adapters/postgres/accounts/admin.js';
-import { createConsoleStore } from '../../adapters/postgres/console/console-store.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { clientAddress } from '../client-address.js';
 import { toServiceError } from '../../router/errors.js';
 import { consoleFile } from './static.js';
+import { proceduresOf } from '../../router/trpc-internals.js';
+
+const PROCEDURES = proceduresOf(appRouter);
 
 const SESSION_HOURS = 12;
 const COOKIE = 'ads_console';
@@ -58,7 +60,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
  * router at /console/trpc, authenticated by the HttpOnly SameSite=Strict session cookie.
  */
 export function createConsoleHandler(deps: Deps) {
-  const store = createConsoleStore(deps.db);
+  const store = deps.console;
   const throttle = createSignInThrottle(deps.limiter, deps.config.signIn);
   const secureCookie = deps.config.publicUrl.startsWith('https:') ? '; Secure' : '';
   let dummyHash: Promise<string> | null = null;
@@ -123,7 +125,7 @@ export function createConsoleHandler(deps: Deps) {
       if (method !== 'GET' && !sameOrigin(req)) throw new ServiceError('permission_denied', 'Cross-origin requests to the console are refused.', { param: 'Origin' });
       // AppRouter's `console` part only: the API's procedures take a key, which this face never reads.
       const name = path.slice('/console/trpc/'.length);
-      if (!name.startsWith('console.') || !Object.hasOwn(appRouter._def.procedures, name)) throw new ServiceError('not_found', `No console procedure ${JSON.stringify(name)}.`);
+      if (!name.startsWith('console.') || !PROCEDURES.has(name)) throw new ServiceError('not_found', `No console procedure ${JSON.stringify(name)}.`);
       const session = token ? await store.session(token, deps.clock.now()) : null;
       const csrf = req.headers['x-csrf-token'];
       const ctx: Context = {

@@ -1,13 +1,12 @@
-import { errorAnchor } from '../../domain/error-catalogue.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
-import { ServiceError, errorBody, type ErrorBody } from '../../domain/errors.js';
+import { ServiceError, errorBody } from '../../domain/errors.js';
 import { appRouter } from '../../router/app-router.js';
 import { createContext, type Context } from '../../router/context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { readRetryParams } from './retries/retry-params.js';
-import { routeTable } from './routes.js';
+import { routeTable, type RouteMatch } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 import { clientAddress } from '../client-address.js';
@@ -68,35 +67,12 @@ export function sendError(res: ServerResponse, err: ServiceError, requestId: str
   res.end(JSON.stringify(errorBody(err, requestId, deps.config.publicUrl)));
 }
 
-/**
- * Replaces the library's error body with ours (stack-notes pitfall 5): the error formatter
- * already computed it under `data.apiError`; nothing else of the library's body goes out.
- */
-function rewriteErrorBodies(res: ServerResponse, fallback: () => ErrorBody, requestId: string, publicUrl: string): void {
-  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-  res.end = ((chunk?: unknown) => {
-    if (res.statusCode < 400 || typeof chunk !== 'string') return end(chunk);
-    let body: ErrorBody;
-    try {
-      body = (JSON.parse(chunk) as { data?: { apiError?: ErrorBody } }).data?.apiError ?? fallback();
-    } catch {
-      body = fallback();
-    }
-    // A failure before the library built our context was formatted without it: the request id
-    // and the docs base are this request's in every case.
-    body.error.requestId = requestId;
-    body.error.docUrl = `${publicUrl}/docs/errors#${errorAnchor(body.error.code, body.error.subCode)}`;
-    return end(JSON.stringify(body));
-  }) as ServerResponse['end'];
-}
-
 /** The REST face: `/v1/*` through our core (openapi-core.ts, trpc-to-openapi's rules) on the shared router. */
 export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) {
-  const routes = routeTable(openApiDocument.paths as Record<string, Record<string, unknown>>);
+  const routes = routeTable(appRouter, openApiDocument.paths as Parameters<typeof routeTable>[1]);
   const contexts = new WeakMap<IncomingMessage, Context>();
 
   const handle = createOpenApiCore({
-    router: appRouter,
     contextOf: (req) => contexts.get(req)!,
     onError: (error, req) => {
       // Failures inside the pipeline were mapped (and, if ours, logged) by the entry middleware (mapFailure); anything
@@ -112,42 +88,41 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     const requestId = deps.ids.requestId();
     res.setHeader('X-Request-Id', requestId);
     const method = req.method ?? 'GET';
-    const route = routes.templateOf(path);
+    const match = routes.match(method, path);
     let settle!: () => void;
-    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: route ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res }, new Promise<void>((r) => (settle = r)));
+    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: match.template ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res }, new Promise<void>((r) => (settle = r)));
     try {
-      await serve(req, res, path, search, requestId, method, route);
+      await serve(req, res, path, search, requestId, method, match);
     } finally {
       settle();
     }
   };
 
-  async function serve(req: RestRequest, res: ServerResponse, path: string, search: string, requestId: string, method: string, route: string | null): Promise<void> {
+  async function serve(req: RestRequest, res: ServerResponse, path: string, search: string, requestId: string, method: string, match: RouteMatch): Promise<void> {
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(openApiDocument));
       return;
     }
-    const allowed = routes.allowedMethods(path);
-    if (allowed.length === 0 || !allowed.includes(method)) {
+    const { allowed, route } = match;
+    if (!route) {
       const headers = await addressRateHeaders(deps, req);
       if (allowed.length === 0) return sendError(res, new ServiceError('not_found', `No endpoint at ${path}. See /docs.`), requestId, deps, headers);
       const methods = allowed.join(', ');
       return sendError(res, new ServiceError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`), requestId, deps, { ...headers, Allow: methods });
     }
 
-    let bodyError: ServiceError | undefined;
+    let inputError: ServiceError | undefined;
     req.url = search ? `${path}?${search}` : path;
     req.query = parseQuery(search);
     // Typos are tolerated (a client keeps working when we add a parameter) but never silent.
-    const known = routes.parameterNames(route!, method);
-    const unknownParams = Object.keys(req.query).filter((name) => !known.has(name));
+    const unknownParams = Object.keys(req.query).filter((name) => !route.parameterNames.has(name));
     if (method === 'POST') {
       try {
         req.body = await readJsonBody(req);
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
-        bodyError = err;
+        inputError = err;
         req.body = {};
       }
       // The core handler checks the media type itself; the body is already parsed and checked.
@@ -161,12 +136,11 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
       authorization: req.headers.authorization,
       clientAddress: clientAddress(deps.config, req),
       signal: clientSignal(res),
-      ...(bodyError ? { bodyError } : {}),
+      ...(inputError ? { inputError } : {}),
       unknownParams,
     });
     contexts.set(req, ctx);
-    rewriteErrorBodies(res, () => errorBody(new ServiceError('internal_error', 'Something went wrong on our side.'), requestId, deps.config.publicUrl), requestId, deps.config.publicUrl);
-    await handle(req, res, path);
+    await handle(req, res, route, match.pathParams);
   }
 }
 export type RestHandler = ReturnType<typeof createRestHandler>;

@@ -1,54 +1,76 @@
+import type { AppRouter } from '../../router/app-router.js';
+import { proceduresOf, restInputRules, type ProcedureEntry, type RestInputRules } from '../../router/trpc-internals.js';
+
 /**
- * The REST routes, read from the OpenAPI document, to tell an unknown path (404) from a known
- * path asked with the wrong method (405, with Allow). Matching mirrors trpc-to-openapi:
- * case-insensitive, trailing slash ignored.
+ * The REST routes, read once from the router's OpenAPI meta: the one table that finds the
+ * procedure of a call, tells an unknown path (404) from a known path asked with the wrong method
+ * (405, with Allow), names the route in logs and metrics, and says which query parameters an
+ * operation documents. Matching is trpc-to-openapi's: case-insensitive, trailing slash ignored.
  */
-export interface RouteTable {
-  allowedMethods(path: string): string[];
-  /** The route template a path matches (`/listing/{platform}/{id}`), for logs and metrics. */
-  templateOf(path: string): string | null;
-  /** The parameter names (query and path) an operation reads; anything else in the query is unknown. */
-  parameterNames(template: string, method: string): ReadonlySet<string>;
+export interface Route extends RestInputRules {
+  method: string;
+  /** The route's template as the OpenAPI document writes it (`/listing/{platform}/{id}`). */
+  template: string;
+  procedure: ProcedureEntry;
+  /** The parameter names (query, path and header) the document lists; anything else in the query is unknown. */
+  parameterNames: ReadonlySet<string>;
 }
 
-type Operation = { parameters?: { name: string }[] };
+export interface RouteMatch {
+  /** The template the path matches, whatever the method; null when no route has this path. */
+  template: string | null;
+  /** The methods routes of this path take (empty: 404). */
+  allowed: readonly string[];
+  /** The route of this method and path, if any. */
+  route: Route | null;
+  /** Path parameters as sent (still percent-encoded). */
+  pathParams: Record<string, string>;
+}
 
-export function routeTable(paths: Record<string, Record<string, unknown>>): RouteTable {
-  const routes = Object.entries(paths).map(([template, ops]) => ({
-    template,
-    regex: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+').replace(/\/$/, '')}/?$`, 'i'),
-    methods: Object.keys(ops).map((m) => m.toUpperCase()),
-  }));
-  const names = new Map<string, ReadonlySet<string>>();
-  for (const [template, ops] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(ops as Record<string, Operation>)) {
-      names.set(`${method.toUpperCase()} ${template}`, new Set((op.parameters ?? []).map((p) => p.name)));
+interface PathRoutes {
+  template: string;
+  pattern: RegExp;
+  byMethod: Map<string, Route>;
+}
+
+type DocumentedOperations = Record<string, Record<string, { parameters?: { name: string }[] }>>;
+
+export function routeTable(router: AppRouter, documented: DocumentedOperations): { match(method: string, path: string): RouteMatch } {
+  const paths = new Map<string, PathRoutes>();
+  for (const procedure of proceduresOf(router).values()) {
+    const openapi = procedure.meta?.openapi;
+    if (!openapi || openapi.enabled === false || procedure.type === 'subscription') continue;
+    const template = `/${openapi.path.replace(/^\/|\/$/g, '')}`;
+    const names = documented[template]?.[openapi.method.toLowerCase()]?.parameters ?? [];
+    const route: Route = { method: openapi.method, template, procedure, parameterNames: new Set(names.map((p) => p.name)), ...restInputRules(procedure.input) };
+    const known = paths.get(template.toLowerCase());
+    if (known) known.byMethod.set(route.method, route);
+    else {
+      const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, (_, key: string) => `(?<${key}>[^/]+)`)}/?$`, 'i');
+      paths.set(template.toLowerCase(), { template, pattern, byMethod: new Map([[route.method, route]]) });
     }
   }
   // Paths without parameters (`/search`, most of every call) are looked up, not matched against
-  // every route's pattern: both questions are asked on every request.
-  const exact = new Map<string, { template: string; methods: string[] }>();
-  for (const r of routes) {
-    if (r.template.includes('{')) continue;
-    const key = r.template.replace(/\/$/, '').toLowerCase();
-    const known = exact.get(key);
-    exact.set(key, known ? { template: known.template, methods: [...known.methods, ...r.methods] } : { template: r.template, methods: r.methods });
-  }
-  // A parameterised template may match a static path too (`/jobs/{id}` and `/jobs/x`): decided once
-  // per static path here, so a call looks its path up instead of testing every pattern.
-  const parameterised = routes.filter((r) => r.template.includes('{'));
-  for (const [key, hit] of exact) if (parameterised.some((r) => r.regex.test(hit.template))) exact.delete(key);
-  const exactOf = (path: string) => exact.get((path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase());
+  // every pattern; a parameterised template that matches a static one (`/jobs/{id}`, `/jobs/x`)
+  // leaves it to matching, decided once here.
+  const parameterised = [...paths.values()].filter((p) => p.template.includes('{'));
+  const exact = new Map([...paths].filter(([, p]) => !p.template.includes('{') && !parameterised.some((q) => q.pattern.test(p.template))));
+  const NONE: RouteMatch = { template: null, allowed: [], route: null, pathParams: {} };
+  const answer = (p: PathRoutes, method: string, pathParams: Record<string, string>): RouteMatch => ({ template: p.template, allowed: [...p.byMethod.keys()], route: p.byMethod.get(method) ?? null, pathParams });
+
   return {
-    allowedMethods(path) {
-      return exactOf(path)?.methods ?? routes.filter((r) => r.regex.test(path)).flatMap((r) => r.methods);
-    },
-    templateOf(path) {
-      const hit = exactOf(path);
-      return hit ? hit.template : (routes.find((r) => r.regex.test(path))?.template ?? null);
-    },
-    parameterNames(template, method) {
-      return names.get(`${method} ${template}`) ?? new Set();
+    match(method, path) {
+      const hit = exact.get((path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase());
+      if (hit) return answer(hit, method, {});
+      let found = null as RouteMatch | null;
+      for (const p of paths.values()) {
+        const m = p.pattern.exec(path);
+        if (!m) continue;
+        const next = answer(p, method, { ...(m.groups ?? {}) });
+        // Two templates taking one path (none do today) answer together, the first one's route first.
+        found = found ? { ...found, allowed: [...found.allowed, ...next.allowed], route: found.route ?? next.route, pathParams: found.route ? found.pathParams : next.pathParams } : next;
+      }
+      return found ?? NONE;
     },
   };
 }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getErrorShape, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
-import { getHTTPStatusCode } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { serializedData, isPageData } from '../../domain/caching/page-memo.js';
 import { appRouter } from '../../router/app-router.js';
 import type { Context } from '../../router/context.js';
+import { proceduresOf, trpcErrorAnswer } from '../../router/trpc-internals.js';
 
-type Procedure = (opts: { path: string; getRawInput: () => Promise<unknown>; ctx: Context; type: 'query'; signal: undefined; batchIndex: 0 }) => Promise<unknown>;
+const PROCEDURES = proceduresOf(appRouter);
 
 /**
  * The input of a plain GET query as tRPC's adapter reads it (`?input=` JSON, none when empty), or
@@ -54,18 +54,17 @@ export async function answerPlainQuery(
   ctx: Context,
   hooks: { settle: () => void; onError: (error: TRPCError) => void },
 ): Promise<void> {
-  const procedure = (appRouter._def.procedures as unknown as Record<string, Procedure>)[name]!;
   let status = 200;
   let body: string;
   try {
-    const data = await procedure({ path: name, getRawInput: async () => input, ctx, type: 'query', signal: undefined, batchIndex: 0 });
-    body = resultBody(data);
+    body = resultBody(await PROCEDURES.get(name)!.call(ctx, input));
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);
     hooks.onError(error);
-    const shaped = { error: getErrorShape({ config: appRouter._def._config, ctx, error, input, path: name, type: 'query' }) };
-    status = getHTTPStatusCode(shaped, [error]);
-    body = JSON.stringify(shaped);
+    // Formatted with this call's context, so the error body carries its request id: built once.
+    const answer = trpcErrorAnswer(appRouter, { ctx, error, input, path: name, type: 'query' });
+    status = answer.status;
+    body = JSON.stringify(answer.body);
   }
   hooks.settle();
   if (res.destroyed) return;

@@ -4,22 +4,26 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Deps } from '../../deps.js';
 import { ServiceError } from '../../domain/errors.js';
 import { appRouter } from '../../router/app-router.js';
+import { proceduresOf } from '../../router/trpc-internals.js';
 import { createContext, type Context } from '../../router/context.js';
+import { adapterRequest } from '../../router/trpc.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { logWhenFinished } from '../rest/handler.js';
-import { sendTrpcError, stampErrorBodies } from './errors.js';
+import { sendTrpcError } from './errors.js';
 import { answerPlainQuery, plainQueryInput } from './direct-query.js';
+
+const PROCEDURES = proceduresOf(appRouter);
 
 /** True for the API's procedures; the console's (`console.*`) answer only on /console/trpc, to a session. */
 function isApiProcedure(name: string): boolean {
-  return Object.hasOwn(appRouter._def.procedures, name) && !name.startsWith('console.');
+  return PROCEDURES.has(name) && !name.startsWith('console.');
 }
 
 /** Queries are read with GET (HEAD answers the same without a body), mutations with POST. */
 function allowedMethods(name: string): string[] | null {
-  const procedure = isApiProcedure(name) ? (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[name] : undefined;
+  const procedure = isApiProcedure(name) ? PROCEDURES.get(name) : undefined;
   if (!procedure) return null;
-  return procedure._def.type === 'mutation' ? ['POST'] : ['GET', 'HEAD'];
+  return procedure.type === 'mutation' ? ['POST'] : ['GET', 'HEAD'];
 }
 import { clientAddress } from '../client-address.js';
 
@@ -51,29 +55,29 @@ export function createTrpcHandler(deps: Deps) {
       }
     };
     const plain = method === 'GET' ? plainQueryInput(req) : null;
-    if (plain) {
-      stampErrorBodies(res, requestId, publicUrl);
-      return answerPlainQuery(res, name, plain.input, ctx, { settle, onError });
-    }
+    if (plain) return answerPlainQuery(res, name, plain.input, ctx, { settle, onError });
     // The adapter waits for 'drain' when a write is refused, which never comes on a socket that
     // already closed (its client left): writes to a destroyed response are dropped instead.
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     res.write = ((...args: unknown[]) => (res.destroyed ? true : write(...args))) as ServerResponse['write'];
-    stampErrorBodies(res, requestId, publicUrl);
-    await nodeHTTPRequestHandler({
-      router: appRouter,
-      req,
-      res,
-      path: name,
-      // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
-      allowBatching: false,
-      createContext: () => contexts.get(req)!,
-      responseMeta: ({ ctx }) => {
-        settle(); // the call's outcome (and charge) is known; only writing the answer remains
-        return { headers: (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId } };
-      },
-      onError: ({ error }) => onError(error),
-    });
+    await adapterRequest.run({ requestId, publicUrl }, () =>
+      nodeHTTPRequestHandler({
+        router: appRouter,
+        req,
+        res,
+        path: name,
+        // One call per HTTP request: each call gets its own request id, and so its own ledger entry.
+        allowBatching: false,
+        createContext: () => contexts.get(req)!,
+        responseMeta: ({ ctx, errors }) => {
+          settle(); // the call's outcome (and charge) is known; only writing the answer remains
+          const headers = (ctx as Context | undefined)?.res.headers ?? { 'X-Request-Id': requestId };
+          // Errors the adapter answers before our context exists would go out as text/plain.
+          return { headers: errors.length > 0 ? { ...headers, 'Content-Type': 'application/json' } : headers };
+        },
+        onError: ({ error }) => onError(error),
+      }),
+    );
   }
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

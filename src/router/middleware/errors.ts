@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import type { MiddlewareResult } from '@trpc/server/unstable-core-do-not-import';
+import type { MiddlewareResult } from '../trpc-internals.js';
 import { t } from '../trpc.js';
 import { toServiceError, toTRPCError } from '../errors.js';
 import { ClientGone } from '../client-gone.js';

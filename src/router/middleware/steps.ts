@@ -1,5 +1,4 @@
-import { getTRPCErrorFromUnknown } from '@trpc/server';
-import type { MiddlewareResult } from '@trpc/server/unstable-core-do-not-import';
+import { failedResult, type MiddlewareResult } from '../trpc-internals.js';
 import type { Context } from '../context.js';
 import { t } from '../trpc.js';
 
@@ -15,10 +14,6 @@ export interface StepCall {
 
 /** One step of an operation's pipeline after `.input()`, written as a tRPC middleware would be. */
 export type Step = (call: StepCall) => Promise<StepResult>;
-
-function failed(cause: unknown): StepResult {
-  return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: 'middlewareMarker' } as unknown as StepResult;
-}
 
 /**
  * Runs `steps` (outermost first) as one tRPC middleware level. Each step behaves exactly as if it
@@ -46,7 +41,7 @@ export function steps(...list: Step[]) {
           },
         });
       } catch (cause) {
-        return failed(cause);
+        return failedResult<StepResult>(cause);
       }
     };
     return run(0);

@@ -2,6 +2,7 @@ import type { Authed } from '../context.js';
 import type { Step } from '../middleware/steps.js';
 import { checkIdempotencyKey, claimIdempotencyKey, finishIdempotent, replay, requestFingerprint } from './idempotency.js';
 import { syncAnswerOf, waitForJob } from './prefer-wait.js';
+import { okResult } from '../trpc-internals.js';
 
 type JobAccepted = { data: { jobId: string } };
 
@@ -25,7 +26,7 @@ export const restRetries: Step = async ({ ctx, path, input, next }) => {
   const stored = key ? await claimIdempotencyKey(authed, key, requestFingerprint(path, authed.principal, input, callback)) : null;
   if (stored) {
     // A middleware result made without running the operation; tRPC reads only ok and data.
-    result = { ok: true, data: replay(ctx, stored), marker: 'middlewareMarker' } as unknown as typeof result;
+    result = okResult(replay(ctx, stored));
   } else {
     result = await next();
     try {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { addDays } from '../../../domain/dates.js';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { proceduresOf } from '../../../router/trpc-internals.js';
 import type { Json } from './json.js';
 
 
@@ -9,11 +11,11 @@ interface FieldFacts {
 }
 
 /** Description and default of each input field, which the generator drops behind preprocess steps. */
-export function inputFacts(router: { _def: { procedures: object } }): Map<string, Record<string, FieldFacts>> {
+export function inputFacts(router: AnyTRPCRouter): Map<string, Record<string, FieldFacts>> {
   const out = new Map<string, Record<string, FieldFacts>>();
-  for (const proc of Object.values(router._def.procedures) as Json[]) {
-    const openapi = proc._def.meta?.openapi;
-    const input = proc._def.inputs?.[0];
+  for (const proc of proceduresOf(router).values()) {
+    const openapi = proc.meta?.openapi;
+    const input = proc.input;
     if (!openapi || !(input instanceof z.ZodObject)) continue;
     const facts: Record<string, FieldFacts> = {};
     for (const [name, field] of Object.entries(input.shape as Record<string, z.ZodType>)) {

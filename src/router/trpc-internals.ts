@@ -1,0 +1,121 @@
+import { getTRPCErrorFromUnknown, type AnyTRPCProcedure, type AnyTRPCRouter, type TRPCError } from '@trpc/server';
+import { getErrorShape, getHTTPStatusCode, type MiddlewareResult } from '@trpc/server/unstable-core-do-not-import';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { z } from 'zod';
+
+/**
+ * Everything the service relies on that tRPC (11.25) and zod (4.6) do not publish as API, in one
+ * file: the faces call procedures directly rather than through tRPC's HTTP adapter and caller
+ * proxy (the largest costs of a cached call, issue 15), the REST core coerces query strings as
+ * trpc-to-openapi (3.3) does, and one middleware level runs several steps. An upgrade of either
+ * library that changes any of it fails test/contract/trpc-internals.test.ts, which exercises each
+ * export below; nothing else in src/ may import `@trpc/server/unstable-core-do-not-import`,
+ * read `_def` of a router or procedure, or touch zod's `_zod`.
+ */
+
+export type { MiddlewareResult };
+export type ProcedureType = 'query' | 'mutation' | 'subscription';
+
+/** A procedure as the faces call it: its path, type, meta and input schema, and the call itself. */
+export interface ProcedureEntry {
+  path: string;
+  type: ProcedureType;
+  meta: OpenApiMeta | undefined;
+  /** The schema of its first `.input()`, if any. */
+  input: z.ZodType | undefined;
+  /** Runs the procedure as tRPC's createCaller does (middlewares, validation, handler), with `input` as sent. */
+  call(ctx: object, input: unknown): Promise<unknown>;
+}
+
+/** Every procedure of the router by its dotted path (`search`, `console.overview`). */
+export function proceduresOf(router: AnyTRPCRouter): ReadonlyMap<string, ProcedureEntry> {
+  const out = new Map<string, ProcedureEntry>();
+  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
+    const def = procedure._def as unknown as { type: ProcedureType; meta?: OpenApiMeta; inputs: z.ZodType[] };
+    const { type } = def;
+    out.set(path, {
+      path,
+      type,
+      meta: def.meta,
+      input: def.inputs[0],
+      call: (ctx, input) => (procedure as unknown as ProcedureCall)({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }),
+    });
+  }
+  return out;
+}
+type ProcedureCall = (opts: { path: string; getRawInput: () => Promise<unknown>; ctx: object; type: ProcedureType; signal: undefined; batchIndex: 0 }) => Promise<unknown>;
+
+/** The error as tRPC's adapters shape it (through the router's errorFormatter), and their HTTP status for it. */
+export function trpcErrorAnswer(router: AnyTRPCRouter, opts: { error: TRPCError; ctx: object | undefined; input: unknown; path: string; type: ProcedureType }): { status: number; body: { error: unknown } } {
+  const body = { error: getErrorShape({ config: router._def._config, ...opts }) };
+  return { status: getHTTPStatusCode(body, [opts.error]), body };
+}
+
+/** A successful middleware result made without running what is inside (a replayed answer). */
+export function okResult<R extends MiddlewareResult<object>>(data: unknown): R {
+  return { ok: true, data, marker: 'middlewareMarker' } as unknown as R;
+}
+
+/** A failed middleware result, as tRPC makes one between middleware levels from a thrown error. */
+export function failedResult<R extends MiddlewareResult<object>>(cause: unknown): R {
+  return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: 'middlewareMarker' } as unknown as R;
+}
+
+// ---- zod: the REST input rules of trpc-to-openapi, which read and change schema definitions ----
+
+type Def = { type?: string; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType; out?: z.ZodType; getter?: () => z.ZodType; coerce?: boolean };
+const defOf = (s: z.ZodType | undefined): Def | undefined => (s as unknown as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+const kindOf = (s: z.ZodType | undefined) => defOf(s)?.type;
+const shapeOf = (s: z.ZodType | undefined) => (s as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {};
+
+/** trpc-to-openapi's unwrapZodType(schema, true), for the kinds our inputs use. */
+function unwrap(s: z.ZodType | undefined): z.ZodType | undefined {
+  const def = defOf(s);
+  switch (def?.type) {
+    case 'nullable': case 'optional': case 'default': case 'prefault': return unwrap(def.innerType);
+    case 'lazy': return unwrap(def.getter!());
+    case 'pipe': return unwrap(kindOf(def.out) === 'transform' ? def.in : def.out);
+    default: return s;
+  }
+}
+
+/**
+ * trpc-to-openapi's coerceSchema: query values are strings, so the number, boolean, bigint and
+ * date fields of an object input (and of nested objects) coerce. It mutates the shared schema,
+ * as the library does on every REST call.
+ */
+function coerce(schema: z.ZodType): void {
+  for (const field of Object.values(shapeOf(schema))) {
+    let u: z.ZodType | undefined = field;
+    for (;;) {
+      const def = defOf(u);
+      if (def?.type === 'array') u = def.element;
+      else if (def?.type === 'nullable' || def?.type === 'optional' || def?.type === 'default' || def?.type === 'prefault') u = def.innerType;
+      else if (def?.type === 'lazy') u = def.getter!();
+      else break;
+    }
+    const k = kindOf(u);
+    if (k === 'number' || k === 'boolean' || k === 'bigint' || k === 'date') defOf(u)!.coerce = true;
+    else if (k === 'object') coerce(u!);
+  }
+}
+
+/** How the REST core reads an operation's input, as trpc-to-openapi's adapter does. */
+export interface RestInputRules {
+  /** Undefined input (a void-like schema) rather than an object built from query/body and path. */
+  voidInput: boolean;
+  /** Query keys read as arrays: a single value is wrapped (`?platforms=airbnb`). */
+  arrayKeys: ReadonlySet<string>;
+  /** Coerces the input schema's query fields; call once, before the first call. */
+  coerce: (() => void) | null;
+}
+
+export function restInputRules(schema: z.ZodType | undefined): RestInputRules {
+  const input = unwrap(schema);
+  const arrayKeys = new Set<string>();
+  if (kindOf(input) !== 'object') return { voidInput: ['void', 'undefined', 'never'].includes(kindOf(input) ?? ''), arrayKeys, coerce: null };
+  for (const [key, field] of Object.entries(shapeOf(input))) {
+    if (kindOf(field) === 'array' || (kindOf(field) === 'optional' && kindOf(defOf(field)!.innerType) === 'array')) arrayKeys.add(key);
+  }
+  return { voidInput: false, arrayKeys, coerce: () => coerce(input!) };
+}
