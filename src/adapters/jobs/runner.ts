@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type WorkerEvents } from 'graphile-worker';
+import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type Task, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import pg from 'pg';
+import { TASKS, type TaskName } from './tasks.js';
 
 /** graphile-worker's own schema (`graphile_worker`), applied beside ours; idempotent. */
 export async function migrateQueue(connectionString: string): Promise<void> {
@@ -93,7 +94,8 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     const { rows } = await utils.withPgClient((client) =>
       client.query<{ id: string; key: string }>(
         `select id::text, key from graphile_worker.jobs
-         where task_identifier = 'run_operation' and attempts >= max_attempts and locked_at is null and key is not null`,
+         where task_identifier = $1 and attempts >= max_attempts and locked_at is null and key is not null`,
+        [TASKS.runOperation],
       ),
     );
     if (rows.length === 0) return;
@@ -124,11 +126,11 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     logger,
     events,
     taskList: {
-      run_operation: async (payload, helpers) => o.execute((payload as { jobId: string }).jobId, helpers.job.attempts, helpers.job.max_attempts),
+      run_operation: async (payload, helpers) => o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts),
       delete_expired_jobs: async () => void (await o.deleteExpired()),
-      deliver_webhook: async (payload) => void (await o.deliverWebhook?.((payload as { webhookId: number }).webhookId)),
-    },
-    parsedCronItems: parseCronItems([{ task: 'delete_expired_jobs', match: '*/15 * * * *', identifier: 'delete_expired_jobs' }]),
+      deliver_webhook: async (payload) => void (await o.deliverWebhook?.(payload.webhookId)),
+    } satisfies { [T in TaskName]: Task<T> },
+    parsedCronItems: parseCronItems([{ task: TASKS.deleteExpiredJobs, match: '*/15 * * * *', identifier: TASKS.deleteExpiredJobs }]),
   });
   await tick();
   const timer = setInterval(() => void tick(), o.heartbeatMs);

@@ -4,6 +4,7 @@ import type { LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
 import { postEntry } from '../billing/ledger.js';
 import { asyncJobs } from '../schema.js';
+import { addJobSql } from '../../jobs/tasks.js';
 
 type Row = typeof asyncJobs.$inferSelect;
 const IN_FLIGHT = ['pending', 'running'];
@@ -47,7 +48,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
           on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
           returning id
         )
-        select id, graphile_worker.add_job('run_operation', json_build_object('jobId', id), max_attempts := ${maxAttempts}::int, job_key := id) is not null as queued
+        select id, ${addJobSql('run_operation', { jobId: sql`id` }, sql`max_attempts := ${maxAttempts}::int, job_key := id`)} is not null as queued
         from inserted`);
       if (rows[0]) {
         const created: JobRecord = {

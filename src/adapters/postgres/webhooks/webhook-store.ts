@@ -3,6 +3,7 @@ import { newWebhookSecret } from '../../../domain/webhooks/webhook-signature.js'
 import type { WebhookRecord, WebhookStatus, WebhookStore } from '../../../domain/ports/webhooks.js';
 import type { Db } from '../db.js';
 import { jobWebhooks, webhookSecrets } from '../schema.js';
+import { addJobSql } from '../../jobs/tasks.js';
 
 /** After a rotation the previous secret signs beside the new one for this long. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60_000;
@@ -22,7 +23,7 @@ export function createPgWebhookStore(db: Db): WebhookStore {
             insert into job_webhooks (job_id, account_id, url, status) values (${jobId}, ${accountId}, ${url}, ${ended ? 'pending' : 'waiting'})
             on conflict (job_id, url) do nothing returning id
           )
-          select graphile_worker.add_job('deliver_webhook', json_build_object('webhookId', id), job_key := 'webhook:' || id, max_attempts := ${TASK_ATTEMPTS}::int)
+          select ${addJobSql('deliver_webhook', { webhookId: sql`id` }, sql`job_key := 'webhook:' || id, max_attempts := ${TASK_ATTEMPTS}::int`)}
           from added where ${ended ? sql`true` : sql`false`}`);
       });
     },
@@ -51,8 +52,7 @@ export function createPgWebhookStore(db: Db): WebhookStore {
                  delivered_at = ${a.status === 'delivered' ? a.now.toISOString() : null}::timestamptz
           where id = ${id} returning id
         )
-        select graphile_worker.add_job('deliver_webhook', json_build_object('webhookId', id), job_key := 'webhook:' || id,
-                                       run_at := ${a.retryAt?.toISOString() ?? null}::timestamptz, max_attempts := ${TASK_ATTEMPTS}::int)
+        select ${addJobSql('deliver_webhook', { webhookId: sql`id` }, sql`job_key := 'webhook:' || id, run_at := ${a.retryAt?.toISOString() ?? null}::timestamptz, max_attempts := ${TASK_ATTEMPTS}::int`)}
         from recorded where ${a.retryAt ? sql`true` : sql`false`}`);
     },
 
