@@ -2,9 +2,8 @@ import { searchStays } from '../../domain/operations/search.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../jobs/async-answer.js';
 import { rememberValidPages } from '../page-output.js';
-import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../billing/envelope.js';
-import { SearchInput, SearchOutput } from '../schemas/search.schema.js';
+import { SearchInput, SearchOutput, searchParamsOf } from '../schemas/search.schema.js';
 import type { Authed } from '../context.js';
 
 /** Validated once per memoized page in production (page-output.ts); in full elsewhere. */
@@ -15,26 +14,7 @@ const DESCRIPTION =
   '(failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.';
 
 async function run({ ctx, input }: { ctx: Authed; input: SearchInput }) {
-  const result = await searchStays(operationEnv(ctx), {
-    location: input.location,
-    checkIn: input.checkIn ?? null,
-    checkOut: input.checkOut ?? null,
-    occupancy: occupancyOf(input),
-    rooms: input.rooms,
-    propertyTypes: [...new Set(input.propertyType ?? [])].sort(),
-    amenities: [...new Set(input.amenities ?? [])].sort(),
-    minBedrooms: input.minBedrooms ?? null,
-    priceMin: input.priceMin ?? null,
-    priceMax: input.priceMax ?? null,
-    minGuestRating: input.minGuestRating ?? null,
-    platforms: input.platforms ? [...new Set(input.platforms)] : null,
-    sort: input.sort,
-    currency: input.currency,
-    limit: input.limit,
-    cursor: input.cursor ?? null,
-    dedupe: input.dedupe,
-  });
-  return settle(ctx, result);
+  return settle(ctx, await searchStays(operationEnv(ctx), searchParamsOf(input)));
 }
 
 export const search = authedProcedure

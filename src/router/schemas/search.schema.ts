@@ -3,7 +3,8 @@ import { SEARCH_SORTS } from '../../domain/operations/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View, occupancyOf } from './common-input.js';
+import type { SearchParams } from '../../domain/operations/search.js';
 import { csv, optionalText, qBool, qInt, qNum, text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -57,3 +58,34 @@ export const SearchInput = SearchFields.superRefine((v, ctx) => {
 export type SearchInput = z.infer<typeof SearchInput>;
 
 export const SearchOutput = envelope(z.array(Property)).meta({ id: 'SearchResponse' });
+
+/**
+ * Fields the search itself does not read as they come: the pipeline's (cost controls, shaping)
+ * and those the domain query composes (occupancy, de-duplicated lists). Every other field of
+ * SearchFields passes to the domain as it is, an absent one as null.
+ */
+const COMPOSED = ['maxCredits', 'dryRun', 'fields', 'view', 'adults', 'children', 'childAges', 'propertyType', 'amenities', 'platforms'] as const;
+type Composed = (typeof COMPOSED)[number];
+type Passed = { [K in Exclude<keyof SearchInput, Composed>]-?: undefined extends SearchInput[K] ? Exclude<SearchInput[K], undefined> | null : SearchInput[K] };
+const PASSED = Object.keys(SearchFields.shape).filter((k) => !(COMPOSED as readonly string[]).includes(k)) as (keyof Passed)[];
+const unique = <T extends string>(list: T[] | undefined) => [...new Set(list ?? [])].sort();
+
+/** The domain's search query, derived from the validated input: a new plain field needs no line here. */
+export function searchParamsOf(input: SearchInput): SearchParams {
+  const passed = {} as Record<keyof Passed, unknown>;
+  for (const key of PASSED) passed[key] = input[key] ?? null;
+  const params = {
+    ...(passed as Passed),
+    occupancy: occupancyOf(input),
+    propertyTypes: unique(input.propertyType),
+    amenities: unique(input.amenities),
+    platforms: input.platforms ? [...new Set(input.platforms)] : null,
+  };
+  return params satisfies Exactly<typeof params, SearchParams>;
+}
+
+/**
+ * `T` when it has exactly the fields of `U` (with `U`'s optional ones required): a field added to
+ * the schema but not to the domain's SearchQuery, or the reverse, does not compile.
+ */
+type Exactly<T, U> = [keyof T] extends [keyof U] ? ([keyof U] extends [keyof T] ? (T extends Required<U> ? T : never) : never) : never;
