@@ -4,7 +4,7 @@ import { Meta, Platform, PlatformResult, Resolved, Warning } from './common.js';
 import { Host, Location, Property, StayPrice } from './property.js';
 
 // Nested objects may be cut down too (fields=price.totalPrice; the compact view's location and price).
-const ShapedItem = z
+export const ShapedItem = z
   .object(Property.shape)
   .extend({
     image: z.string(),
@@ -15,9 +15,17 @@ const ShapedItem = z
   })
   .partial()
   .strict();
-// The compact view drops null and empty values everywhere, meta.resolved included.
+// The compact view drops null and empty values everywhere, meta.resolved included (the places
+// listed in alternatives and byPlatform too, and either list when it is empty).
+const ResolvedLocation = Resolved.shape.location.unwrap();
 const ShapedResolved = z
-  .object({ location: Resolved.shape.location.unwrap().partial(), property: Resolved.shape.property.unwrap().partial() })
+  .object({
+    location: ResolvedLocation.extend({
+      alternatives: z.array(ResolvedLocation.shape.alternatives.element.partial()),
+      byPlatform: z.array(ResolvedLocation.shape.byPlatform.element.partial()),
+    }).partial(),
+    property: Resolved.shape.property.unwrap().partial(),
+  })
   .partial();
 const GroupedWarning = z.object({ code: z.string(), platforms: z.array(Platform).optional() }).strict();
 

@@ -1,34 +1,11 @@
-import { z } from 'zod';
-import { Amenity, PropertyType, PriceBasis } from '../model/property.js';
-
 /**
  * Issue 16 item 3: the compact view, written for a model that pays per token. Not short keys:
  * the same names, minus what carries no information (null and empty fields), what repeats
  * (platform and platformListingId are inside id; place, currency and nights are the call's),
  * what a model rarely reads (the URL, amenities and images unless fields asks for them, and then
- * only the first image; the fee breakdown; per-leg
- * bookkeeping and the wording of informational warnings in meta). get_listing has the rest.
+ * only the first image; the fee breakdown; per-leg bookkeeping and the wording of informational
+ * warnings in meta). get_listing has the rest. Its schema is `ShapedAnswer` (model/shaped.ts).
  */
-export const CompactProperty = z
-  .object({
-    id: z.string().describe('stays_<platform>_<platformListingId>: get_listing gives the URL and the rest.'),
-    name: z.string(),
-    propertyType: PropertyType,
-    location: z.object({ lat: z.number(), lng: z.number() }).partial().describe('The place itself is in meta.resolved.'),
-    starRating: z.number(),
-    guestRating: z.number(),
-    ratingScale: z.union([z.literal(5), z.literal(10)]),
-    reviewCount: z.number().int(),
-    maxOccupancy: z.number().int(),
-    bedrooms: z.number().int(),
-    bathrooms: z.number(),
-    amenities: z.array(Amenity),
-    image: z.string().describe('The first image only, when fields asks for images.'),
-    price: z.object({ basis: PriceBasis, nightlyPrice: z.number(), totalPrice: z.number() }).describe('In meta.currency, for the dates asked.'),
-  })
-  .partial()
-  .meta({ id: 'CompactProperty' });
-export type CompactProperty = z.infer<typeof CompactProperty>;
 
 /** Drops null, undefined, empty strings, empty lists and objects left empty, at every depth. */
 export function dropEmpty(value: unknown): unknown {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
-import { Platform, PlatformResult, Resolved, Warning } from '../../domain/model/common.js';
-import { CompactProperty } from '../../domain/shaping/compact.js';
+import { Platform } from '../../domain/model/common.js';
+import { Review } from '../../domain/model/review.js';
+import { ShapedItem, ShapedMeta } from '../../domain/model/shaped.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
 import { PriceCompareInput, PriceCompareOutput } from '../../router/schemas/price-compare.schema.js';
@@ -32,30 +33,26 @@ const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0),
 /** The envelope a data tool returns, the job handle when the call went async, or the estimate of a dry run. */
 function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
   const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
-  const meta = shaped.length ? [shape.meta, Accepted, CompactMeta] : [shape.meta, Accepted];
+  // A shaped answer's meta: the whole meta with fields=, the short one (ShapedMeta) with view=compact.
+  const meta = shaped.length ? [shape.meta, Accepted, ShapedMeta] : [shape.meta, Accepted];
   return z.object({ data: z.union([shape.data, ...shaped, JobHandle, EstimateView]), meta: z.union(meta) });
 }
 
-/** Items cut down by `fields` (only the paths asked for) keep no required field. */
-const Projected = z.record(z.string(), z.unknown()).describe('An item with only the fields asked for.');
-/** The meta of view=compact (compact.ts). */
-const CompactMeta = z
-  .object({ requestId: z.string(), creditsCharged: z.number().int(), nextCursor: z.string(), warnings: z.array(Warning), resolved: Resolved, failedPlatforms: z.array(PlatformResult) })
-  .partial()
-  .meta({ id: 'CompactMeta' });
+/** Reviews cut down by `fields` (only the paths asked for) keep no required field. */
+const ShapedReview = z.object(Review.shape).partial().strict().describe('A review with only the fields asked for.');
 
 export const TOOLS: ToolSpec[] = [
-  { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(CompactProperty), z.array(Projected)]),
+  { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ShapedItem)]),
     description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Costs 5 credits per platform that returned items; failed and empty platforms are free; sandbox keys are free.${SHAPE}${ASYNC}` },
   { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
     description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days (GET /v1/availability). Costs 3 credits per listing-window returned.${ASYNC}` },
-  { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [CompactProperty, Projected]),
+  { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [ShapedItem]),
     description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded (GET /v1/listing/{platform}/{id}). Costs 1 credit.${SHAPE}${ASYNC}` },
   { name: 'get_price', procedure: 'price', title: 'Get price', input: PriceInput, output: orJob(PriceOutput),
     description: `Price quote for one listing and stay, with fees and the occupancy echoed; basis says whether totalPrice is all_in, before_taxes or unknown (GET /v1/price). Costs 1 credit.${ASYNC}` },
   { name: 'compare_prices', procedure: 'priceCompare', title: 'Compare prices', input: PriceCompareInput, output: orJob(PriceCompareOutput),
     description: `One property's offers across OTAs with the lowest and median total over the offers of the most common price basis (others listed apart in otherOffers), resolved by name (and location) or googleHotelId (GET /v1/price-compare). Costs 5 credits.${ASYNC}` },
-  { name: 'get_reviews', procedure: 'reviews', title: 'Get reviews', input: ReviewsInput, output: orJob(ReviewsOutput, [z.array(Projected)]),
+  { name: 'get_reviews', procedure: 'reviews', title: 'Get reviews', input: ReviewsInput, output: orJob(ReviewsOutput, [z.array(ShapedReview)]),
     description: `Normalised reviews of one listing, paginated, on the platform's native rating scale; google reviews take the property's Google Maps place id (ChIJ…) (GET /v1/reviews). Costs 2 credits per started block of 20 reviews returned.${ASYNC}` },
   { name: 'get_job', procedure: 'job', title: 'Get job', input: JobInput, output: JobOutput,
     description: 'Status of a job from an async answer; when completed, data.result holds the result and meta.creditsCharged what it cost, once (GET /v1/jobs/{jobId}). Always free.' },
