@@ -56,7 +56,9 @@ startProcess(async ({ config: env, log, events, opened }) => {
   const port = await listen(server, env.port, env.host);
   const config = atListeningPort(env, port);
   const deps = createDeps(config, database.url, { log, ...(redis ? { redis } : {}) });
-  server.on('request', createRequestHandler(deps));
+  // Health says 503 until the last start-up event below: only then is the service what it promised.
+  let started = false;
+  server.on('request', createRequestHandler(deps, { started: () => started }));
   opened('stores', () => deps.close());
   events.info({ event: 'stores', cacheAndLimits: redis ? 'redis' : 'in-process' }, redis ? 'cache and rate limits in Redis, shared by every process' : 'cache and rate limits in-process (set REDIS_URL to share them)');
   const demo = database.embedded ? await createDemoAccount(deps, config.dataDir) : null;
@@ -80,4 +82,5 @@ startProcess(async ({ config: env, log, events, opened }) => {
     const consoleUrl = `${config.publicUrl}/console/`;
     events.info({ event: 'console_sign_in', url: consoleUrl, email: DEMO_EMAIL, password: demo.password, file: demo.passwordFile }, `developer console at ${consoleUrl}: sign in as ${DEMO_EMAIL} with password ${demo.password} (kept in ${demo.passwordFile})`);
   }
+  started = true;
 });

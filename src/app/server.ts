@@ -25,6 +25,12 @@ import { describeFailure } from '../router/dependency-errors.js';
 export interface HttpServerOptions {
   /** The OAuth endpoints' own per-address limits (express-rate-limit); tests turn them off. */
   oauthRateLimit?: boolean;
+  /**
+   * Whether start-up is over (the demo account and its key file written, the start-up events
+   * logged). The listener is bound before then, so `/healthz` and `/readyz` answer 503 until it
+   * is: a script that waits for health finds what start-up promised. Absent: always started.
+   */
+  started?: () => boolean;
 }
 
 export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): Server {
@@ -64,6 +70,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     if (path === '/mcp') return mcp(req, res, search);
     if (path === '/console' || path.startsWith('/console/')) return developerConsole(req, res, path);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
+    if ((path === '/healthz' || path === '/readyz') && options.started && !options.started()) return json(res, 503, { status: 'starting' });
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (path === '/metrics' && deps.config.metrics.token) return serveMetrics(deps, req, res, deps.config.metrics.token);
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
