@@ -546,8 +546,163 @@ export interface components {
                 status: "pending" | "running" | "completed" | "failed";
                 pollUrl: string;
                 estimatedSeconds?: number;
-                /** @description When completed: exactly the data the synchronous call returns. */
-                result?: unknown;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "search";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["Property"][] | components["schemas"]["ShapedItem"][];
+                /** @description When failed: the error the synchronous call would have answered. */
+                error?: {
+                    code: string;
+                    subCode?: string;
+                    message: string;
+                    param?: string;
+                    requestId: string;
+                    retryable: boolean;
+                    docUrl: string;
+                };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
+            } | {
+                jobId: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "completed" | "failed";
+                pollUrl: string;
+                estimatedSeconds?: number;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "availability";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["AvailabilityItem"][];
+                /** @description When failed: the error the synchronous call would have answered. */
+                error?: {
+                    code: string;
+                    subCode?: string;
+                    message: string;
+                    param?: string;
+                    requestId: string;
+                    retryable: boolean;
+                    docUrl: string;
+                };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
+            } | {
+                jobId: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "completed" | "failed";
+                pollUrl: string;
+                estimatedSeconds?: number;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "listing";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["Property"] | components["schemas"]["ShapedItem"];
+                /** @description When failed: the error the synchronous call would have answered. */
+                error?: {
+                    code: string;
+                    subCode?: string;
+                    message: string;
+                    param?: string;
+                    requestId: string;
+                    retryable: boolean;
+                    docUrl: string;
+                };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
+            } | {
+                jobId: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "completed" | "failed";
+                pollUrl: string;
+                estimatedSeconds?: number;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "price";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["Price"];
+                /** @description When failed: the error the synchronous call would have answered. */
+                error?: {
+                    code: string;
+                    subCode?: string;
+                    message: string;
+                    param?: string;
+                    requestId: string;
+                    retryable: boolean;
+                    docUrl: string;
+                };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
+            } | {
+                jobId: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "completed" | "failed";
+                pollUrl: string;
+                estimatedSeconds?: number;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "priceCompare";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["PriceCompare"];
+                /** @description When failed: the error the synchronous call would have answered. */
+                error?: {
+                    code: string;
+                    subCode?: string;
+                    message: string;
+                    param?: string;
+                    requestId: string;
+                    retryable: boolean;
+                    docUrl: string;
+                };
+                /** @description When the call gave a callbackUrl: its delivery (waiting while the job runs). */
+                webhook?: {
+                    /** @enum {string} */
+                    status: "waiting" | "pending" | "retrying" | "delivered" | "failed";
+                    attempts: number;
+                    lastError: string | null;
+                };
+            } | {
+                jobId: string;
+                /** @enum {string} */
+                status: "pending" | "running" | "completed" | "failed";
+                pollUrl: string;
+                estimatedSeconds?: number;
+                /**
+                 * @description The operation the job runs; it says what data.result holds.
+                 * @constant
+                 */
+                operation: "reviews";
+                /** @description When completed: exactly the data the synchronous call returns (cut down when it asked for fields or view "compact"). */
+                result?: components["schemas"]["Review"][] | components["schemas"]["ShapedReview"][];
                 /** @description When failed: the error the synchronous call would have answered. */
                 error?: {
                     code: string;
@@ -607,19 +762,26 @@ export interface components {
                         radiusKm?: number | null;
                         /** @description The location as sent (normalised). */
                         query?: string;
-                        /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
-                        alternatives?: components["schemas"]["ResolvedPlace"][];
-                        /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
-                        byPlatform?: {
-                            name: string;
-                            region: string | null;
+                        alternatives?: {
+                            name?: string;
+                            region?: string | null;
                             /** @description ISO 3166-1 alpha-2. */
-                            countryCode: string;
-                            lat: number;
-                            lng: number;
+                            countryCode?: string;
+                            lat?: number;
+                            lng?: number;
                             /** @description The radius searched around lat,lng, when the platform searches a circle. */
-                            radiusKm: number | null;
-                            platform: components["schemas"]["Platform"];
+                            radiusKm?: number | null;
+                        }[];
+                        byPlatform?: {
+                            name?: string;
+                            region?: string | null;
+                            /** @description ISO 3166-1 alpha-2. */
+                            countryCode?: string;
+                            lat?: number;
+                            lng?: number;
+                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            radiusKm?: number | null;
+                            platform?: components["schemas"]["Platform"];
                         }[];
                     };
                     property?: {
@@ -631,6 +793,81 @@ export interface components {
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
             };
+        };
+        /** @description An item cut down by fields= or view=compact: any field may be missing. */
+        ShapedItem: {
+            /** @description stays_<platform>_<platformListingId> */
+            id?: string;
+            platform?: components["schemas"]["Platform"];
+            platformListingId?: string;
+            url?: string;
+            name?: string;
+            propertyType?: components["schemas"]["PropertyType"];
+            location?: {
+                lat?: number | null;
+                lng?: number | null;
+                city?: string | null;
+                region?: string | null;
+                /** @description ISO 3166-1 alpha-2 country code. */
+                country?: string | null;
+            };
+            starRating?: number | null;
+            guestRating?: number | null;
+            ratingScale?: 5 | 10;
+            reviewCount?: number | null;
+            maxOccupancy?: number | null;
+            bedrooms?: number | null;
+            bathrooms?: number | null;
+            /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
+            amenities?: components["schemas"]["Amenity"][] | null;
+            images?: string[] | null;
+            host?: {
+                name?: string | null;
+                isSuperhost?: boolean | null;
+            } | null;
+            price?: {
+                currency?: string;
+                basis?: components["schemas"]["PriceBasis"];
+                /** @description Accommodation subtotal divided by nights, before fees and taxes. */
+                nightlyPrice?: number;
+                /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                totalPrice?: number;
+                nights?: number;
+                fees?: components["schemas"]["Fees"];
+            } | null;
+            alsoOn?: {
+                platform?: components["schemas"]["Platform"];
+                platformListingId?: string;
+                /** @description That listing's totalPrice, in the same currency and on its own basis. */
+                price?: number | null;
+            }[];
+            image?: string;
+        };
+        /** @description A review with only the fields asked for. */
+        ShapedReview: {
+            platform?: components["schemas"]["Platform"];
+            listingId?: string;
+            reviewId?: string;
+            rating?: number | null;
+            ratingScale?: 5 | 10;
+            /** @description null on platforms whose reviews have no title (airbnb, google). */
+            title?: string | null;
+            /** @description The review text; null when the review has none (a rating-only review) or the platform sent none. */
+            text?: string | null;
+            author?: string | null;
+            /**
+             * Format: date
+             * @example 2027-05-01
+             */
+            date?: string;
+            tripType?: string | null;
+            /** @description ISO-639-1; null when the platform does not know it. */
+            language?: string | null;
+            /** @description The full BCP 47 tag the platform states ("zh-TW", "en-GB", or just "fr"); `language` is its ISO 639-1 part. null when the platform states none. */
+            locale?: string | null;
+            ownerResponse?: string | null;
+            liked?: string | null;
+            disliked?: string | null;
         };
         Error: {
             error: {
@@ -696,118 +933,37 @@ export interface components {
         };
         /** @description With fields= or view=compact: the same envelope, items holding only the fields asked for (view=compact: see the compact view), and for view=compact a short meta. */
         ShapedAnswer: {
-            data: {
-                /** @description stays_<platform>_<platformListingId> */
-                id?: string;
-                platform?: components["schemas"]["Platform"];
-                platformListingId?: string;
-                url?: string;
-                name?: string;
-                propertyType?: components["schemas"]["PropertyType"];
-                location?: {
-                    lat?: number | null;
-                    lng?: number | null;
-                    city?: string | null;
-                    region?: string | null;
-                    /** @description ISO 3166-1 alpha-2 country code. */
-                    country?: string | null;
-                };
-                starRating?: number | null;
-                guestRating?: number | null;
-                ratingScale?: 5 | 10;
-                reviewCount?: number | null;
-                maxOccupancy?: number | null;
-                bedrooms?: number | null;
-                bathrooms?: number | null;
-                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
-                amenities?: components["schemas"]["Amenity"][] | null;
-                images?: string[] | null;
-                host?: {
-                    name?: string | null;
-                    isSuperhost?: boolean | null;
-                } | null;
-                price?: {
-                    currency?: string;
-                    basis?: components["schemas"]["PriceBasis"];
-                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
-                    nightlyPrice?: number;
-                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
-                    totalPrice?: number;
-                    nights?: number;
-                    fees?: components["schemas"]["Fees"];
-                } | null;
-                alsoOn?: {
-                    platform?: components["schemas"]["Platform"];
-                    platformListingId?: string;
-                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
-                    price?: number | null;
-                }[];
-                image?: string;
-            }[] | {
-                /** @description stays_<platform>_<platformListingId> */
-                id?: string;
-                platform?: components["schemas"]["Platform"];
-                platformListingId?: string;
-                url?: string;
-                name?: string;
-                propertyType?: components["schemas"]["PropertyType"];
-                location?: {
-                    lat?: number | null;
-                    lng?: number | null;
-                    city?: string | null;
-                    region?: string | null;
-                    /** @description ISO 3166-1 alpha-2 country code. */
-                    country?: string | null;
-                };
-                starRating?: number | null;
-                guestRating?: number | null;
-                ratingScale?: 5 | 10;
-                reviewCount?: number | null;
-                maxOccupancy?: number | null;
-                bedrooms?: number | null;
-                bathrooms?: number | null;
-                /** @description null: amenities could not be extracted; [] only when the platform states there are none. */
-                amenities?: components["schemas"]["Amenity"][] | null;
-                images?: string[] | null;
-                host?: {
-                    name?: string | null;
-                    isSuperhost?: boolean | null;
-                } | null;
-                price?: {
-                    currency?: string;
-                    basis?: components["schemas"]["PriceBasis"];
-                    /** @description Accommodation subtotal divided by nights, before fees and taxes. */
-                    nightlyPrice?: number;
-                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
-                    totalPrice?: number;
-                    nights?: number;
-                    fees?: components["schemas"]["Fees"];
-                } | null;
-                alsoOn?: {
-                    platform?: components["schemas"]["Platform"];
-                    platformListingId?: string;
-                    /** @description That listing's totalPrice, in the same currency and on its own basis. */
-                    price?: number | null;
-                }[];
-                image?: string;
-            };
-            meta: {
-                requestId: string;
+            data: components["schemas"]["ShapedItem"][] | components["schemas"]["ShapedItem"];
+            meta: components["schemas"]["ShapedMeta"];
+        };
+        ShapedMeta: {
+            requestId: string;
+            platforms?: components["schemas"]["Platform"][];
+            cached?: boolean;
+            partial?: boolean;
+            creditsCharged?: number;
+            currency?: string;
+            pagination?: components["schemas"]["Pagination"] | null;
+            platformResults?: components["schemas"]["PlatformResult"][];
+            warnings?: (components["schemas"]["Warning"] | {
+                code: string;
                 platforms?: components["schemas"]["Platform"][];
-                cached?: boolean;
-                partial?: boolean;
-                creditsCharged?: number;
-                currency?: string;
-                pagination?: components["schemas"]["Pagination"] | null;
-                platformResults?: components["schemas"]["PlatformResult"][];
-                warnings?: (components["schemas"]["Warning"] | {
-                    code: string;
-                    platforms?: components["schemas"]["Platform"][];
-                })[];
-                /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
-                deduplicated?: number;
-                resolved?: {
-                    location?: {
+            })[];
+            /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
+            deduplicated?: number;
+            resolved?: {
+                location?: {
+                    name?: string;
+                    region?: string | null;
+                    /** @description ISO 3166-1 alpha-2. */
+                    countryCode?: string;
+                    lat?: number;
+                    lng?: number;
+                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    radiusKm?: number | null;
+                    /** @description The location as sent (normalised). */
+                    query?: string;
+                    alternatives?: {
                         name?: string;
                         region?: string | null;
                         /** @description ISO 3166-1 alpha-2. */
@@ -816,32 +972,27 @@ export interface components {
                         lng?: number;
                         /** @description The radius searched around lat,lng, when the platform searches a circle. */
                         radiusKm?: number | null;
-                        /** @description The location as sent (normalised). */
-                        query?: string;
-                        /** @description Other places of the same name, likeliest first; retry with one of them as "lat,lng" (or "name, countryCode"). */
-                        alternatives?: components["schemas"]["ResolvedPlace"][];
-                        /** @description Platforms that resolved the location to another place than the one above; empty when all agree. */
-                        byPlatform?: {
-                            name: string;
-                            region: string | null;
-                            /** @description ISO 3166-1 alpha-2. */
-                            countryCode: string;
-                            lat: number;
-                            lng: number;
-                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
-                            radiusKm: number | null;
-                            platform: components["schemas"]["Platform"];
-                        }[];
-                    };
-                    property?: {
+                    }[];
+                    byPlatform?: {
                         name?: string;
-                        address?: string | null;
-                        googleHotelId?: string | null;
-                    };
+                        region?: string | null;
+                        /** @description ISO 3166-1 alpha-2. */
+                        countryCode?: string;
+                        lat?: number;
+                        lng?: number;
+                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        radiusKm?: number | null;
+                        platform?: components["schemas"]["Platform"];
+                    }[];
                 };
-                nextCursor?: string;
-                failedPlatforms?: components["schemas"]["PlatformResult"][];
+                property?: {
+                    name?: string;
+                    address?: string | null;
+                    googleHotelId?: string | null;
+                };
             };
+            nextCursor?: string;
+            failedPlatforms?: components["schemas"]["PlatformResult"][];
         };
     };
     responses: never;

@@ -54,5 +54,6 @@ describe('a client generated from the OpenAPI document', () => {
     expect(result.badCode).toBe('invalid_request');
     expect(result.matrixKind).toBe('sandbox');
     expect(['pending', 'running', 'completed']).toContain(result.jobStatus);
+    expect(result.jobOperation).toBe('search');
   });
 });

@@ -25,12 +25,19 @@ beforeAll(async () => {
   const unlimited: RateLimiter = { take: async (_bucket, limit) => ({ allowed: true, limit, remaining: limit, resetAtMs: Date.now(), retryAfterMs: 0 }) };
   app = await startTestApp({ worker: true, limiter: unlimited });
   const { key } = await app.newKey('sandbox');
+  // Strict Ajv over the advertised schemas, compiled first: the SDK client's own socket would
+  // otherwise sit idle past the server's keep-alive while they compile.
+  const listed = await fetch(`${app.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
+  for (const tool of ((await listed.json()) as { result: { tools: Tool[] } }).result.tools) validators.set(tool.name, ajv.compile(tool.outputSchema!));
   client = new Client({ name: 'schema-check', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
   // Listed first, as every real client does: from here on the SDK validates each answer.
   ({ tools } = await client.listTools());
-  const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
-  for (const tool of tools) validators.set(tool.name, ajv.compile(tool.outputSchema!));
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -119,6 +126,9 @@ describe('every tool answer matches its advertised output schema', () => {
         if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
       }
       expect(status, jobId).toBe('completed');
+      // The completed job says which operation's data its result holds (one schema variant each).
+      const done = await call('get_job', { jobId });
+      expect(done.structuredContent!.data.operation).toBe(jobId === jobs.at(-1) ? 'priceCompare' : 'search');
     }
     const unknown = await call('get_job', { jobId: 'job_00000000000000000000000000' });
     expect(unknown.isError).toBe(true);

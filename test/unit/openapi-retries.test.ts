@@ -28,7 +28,10 @@ describe('OpenAPI retry controls', () => {
     const hook = doc.webhooks.jobEnded.post;
     expect(hook.parameters.map((p: Json) => p.name)).toEqual(['Webhook-Id', 'Webhook-Timestamp', 'Webhook-Signature']);
     expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/JobResponse');
-    expect(doc.components.schemas.JobResponse.properties.data.properties.webhook).toBeDefined();
+    // One variant per operation (discriminated by `operation`), each with the webhook's delivery.
+    const variants = doc.components.schemas.JobResponse.properties.data.oneOf as Json[];
+    expect(variants.map((v) => v.properties.operation.const)).toEqual(['search', 'availability', 'listing', 'price', 'priceCompare', 'reviews']);
+    expect(variants.every((v) => v.properties.webhook)).toBe(true);
     // The reference page renders the document's introduction, which carries the section and a snippet.
     expect(doc.info.description).toContain('## Safe retries, waiting and webhooks');
     expect(doc.info.description).toContain('createHmac');

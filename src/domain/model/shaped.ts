@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Meta, Platform, PlatformResult, Resolved, Warning } from './common.js';
 import { Host, Location, Property, StayPrice } from './property.js';
+import { Review } from './review.js';
 
 // Nested objects may be cut down too (fields=price.totalPrice; the compact view's location and price).
 export const ShapedItem = z
@@ -14,7 +15,11 @@ export const ShapedItem = z
     alsoOn: z.array(Property.shape.alsoOn.unwrap().element.partial().strict()),
   })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'ShapedItem', description: 'An item cut down by fields= or view=compact: any field may be missing.' });
+/** A review cut down by `fields`: only the paths asked for. */
+export const ShapedReview = z.object(Review.shape).partial().strict().meta({ id: 'ShapedReview', description: 'A review with only the fields asked for.' });
+
 // The compact view drops null and empty values everywhere, meta.resolved included (the places
 // listed in alternatives and byPlatform too, and either list when it is empty).
 const ResolvedLocation = Resolved.shape.location.unwrap();
@@ -41,7 +46,8 @@ export const ShapedMeta = z
     resolved: ShapedResolved,
   })
   .partial({ nextCursor: true, failedPlatforms: true, warnings: true, resolved: true })
-  .strict();
+  .strict()
+  .meta({ id: 'ShapedMeta' });
 
 /** An envelope cut down by `fields` or `view=compact`: items keep only what was asked for. */
 export const ShapedAnswer = z

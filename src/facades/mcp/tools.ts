@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform } from '../../domain/model/common.js';
-import { Review } from '../../domain/model/review.js';
-import { ShapedItem, ShapedMeta } from '../../domain/model/shaped.js';
+import { ShapedItem, ShapedMeta, ShapedReview } from '../../domain/model/shaped.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
 import { PriceCompareInput, PriceCompareOutput } from '../../router/schemas/price-compare.schema.js';
 import { PriceInput, PriceOutput } from '../../router/schemas/price.schema.js';
 import { ReviewsInput, ReviewsOutput } from '../../router/schemas/reviews.schema.js';
 import { SearchInput, SearchOutput } from '../../router/schemas/search.schema.js';
-import { JobInput, JobOutput } from '../../router/procedures/jobs.js';
+import { JobInput, JobOutput } from '../../router/schemas/job.schema.js';
 
 /** The seven tools of spec 4.10, one per REST operation, each calling the same procedure. */
 export interface ToolSpec {
@@ -38,8 +37,6 @@ function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
   return z.object({ data: z.union([shape.data, ...shaped, JobHandle, EstimateView]), meta: z.union(meta) });
 }
 
-/** Reviews cut down by `fields` (only the paths asked for) keep no required field. */
-const ShapedReview = z.object(Review.shape).partial().strict().describe('A review with only the fields asked for.');
 
 export const TOOLS: ToolSpec[] = [
   { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ShapedItem)]),

@@ -2,6 +2,17 @@ import { createHash } from 'node:crypto';
 import { stableJson } from '../../domain/operations/cursor.js';
 import type { JobRecord } from '../../domain/ports/jobs.js';
 import type { KeyEnv } from '../../domain/accounts/plans.js';
+import { OPERATIONS, type Operation } from '../../domain/platforms.js';
+
+/** Procedures that are another transport form of an operation (POST /v1/search is searchByBody). */
+const OPERATION_OF_FORM: Record<string, Operation> = { searchByBody: 'search' };
+
+/** The operation a job runs, from the procedure it was accepted by; its poll answer is typed by it. */
+export function operationOf(procedure: string): Operation {
+  const operation = OPERATION_OF_FORM[procedure] ?? procedure;
+  if (!(OPERATIONS as readonly string[]).includes(operation)) throw new Error(`job of unknown procedure ${procedure}`);
+  return operation as Operation;
+}
 
 /** Jobs are kept 24 h, then answer 404 job_not_found and are deleted (design.md section 3). */
 export const JOB_RETENTION_MS = 24 * 60 * 60_000;

@@ -1,32 +1,9 @@
-import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
-import { JobHandle } from '../../domain/model/job.js';
-import { Meta } from '../../domain/model/common.js';
-import { ShapedMeta } from '../../domain/model/shaped.js';
+import { JobInput, JobOutput } from '../schemas/job.schema.js';
 import { isFinished, jobAnswer } from '../jobs/job-answer.js';
 import { waitForJob } from '../retries/prefer-wait.js';
 import { authedProcedure } from '../procedure.js';
 import { JOB_ID } from '../jobs/jobs.js';
-
-export const JobInput = z.object({ jobId: z.string().max(64).describe('The job_ id from a 202 answer.') });
-
-const JobError = z.object({ code: z.string(), subCode: z.string().optional(), message: z.string(), param: z.string().optional(), requestId: z.string(), retryable: z.boolean(), docUrl: z.string() });
-
-export const JobOutput = z
-  .object({
-    data: JobHandle.extend({
-      result: z.unknown().optional().describe('When completed: exactly the data the synchronous call returns.'),
-      error: JobError.optional().describe('When failed: the error the synchronous call would have answered.'),
-      webhook: z
-        .object({ status: z.enum(['waiting', 'pending', 'retrying', 'delivered', 'failed']), attempts: z.number().int(), lastError: z.string().nullable() })
-        .optional()
-        .describe('When the call gave a callbackUrl: its delivery (waiting while the job runs).'),
-    }),
-    // The meta of the job's work; a call made with view=compact stored its short meta (as its
-    // synchronous answer would have had it).
-    meta: z.union([Meta.partial().required({ requestId: true, creditsCharged: true, platforms: true }), ShapedMeta.required({ creditsCharged: true, platforms: true })]),
-  })
-  .meta({ id: 'JobResponse' });
 
 /**
  * spec 4.9: polling is always free. Pending and running jobs answer with an estimate and

@@ -47,6 +47,9 @@ export async function callEveryOperation(baseUrl: string, key: string, stay: { c
   const jobId = accepted.data && 'jobId' in accepted.data.data ? accepted.data.data.jobId : 'job_missing';
   const job = await api.GET('/jobs/{jobId}', { params: { path: { jobId } } });
   statuses.job = job.response.status;
+  // A job's result is typed by its operation: narrowed on it, no cast.
+  const polled = job.data?.data;
+  const firstName = polled?.operation === 'search' && polled.result ? polled.result[0]?.name : undefined;
 
   const bad = await api.GET('/search', { params: { query: { location: 'Lisbon', adults: 0 } } });
   const badCode = bad.error?.error.code;
@@ -60,7 +63,9 @@ export async function callEveryOperation(baseUrl: string, key: string, stay: { c
     await api.GET('/search', { params: { query: {} } });
     // @ts-expect-error no such path
     await api.GET('/bookings');
+    // @ts-expect-error a job's result is a union until its operation is checked
+    void polled?.result?.[0].name;
   }
 
-  return { statuses, badCode, planName: account.data?.data.plan.name, matrixKind: platforms.data?.data.keyKind, jobStatus: job.data?.data.status };
+  return { statuses, badCode, planName: account.data?.data.plan.name, matrixKind: platforms.data?.data.keyKind, jobStatus: job.data?.data.status, jobOperation: polled?.operation, firstName };
 }
