@@ -126,6 +126,32 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels property details sample (Mi
     expect(messages(listing.warnings)).toMatch(/^images:/m);
   });
 
+  // Issue 22 item 5: a recorded answer that echoes the token only in search_parameters (the
+  // recorded sample with its top-level copy removed) is the same listing, not a format error.
+  const tokenOnlyInParameters = () => {
+    const { property_token: _top, ...rest } = load(DETAILS) as Record<string, unknown>;
+    return rest;
+  };
+
+  it('listing: the token taken from search_parameters when the answer has none at the top level', () => {
+    const listing = parseListing(tokenOnlyInParameters(), MILLENNIUM)!;
+    expect(listing.value).toEqual(parseListing(load(DETAILS), MILLENNIUM)!.value);
+    expect(codes(listing.warnings)).not.toContain('item_skipped');
+  });
+
+  it('listing: with the token in neither place, nothing says which listing answered: a failed leg, not a format error', () => {
+    const { search_parameters: params, ...rest } = tokenOnlyInParameters() as Record<string, unknown> & { search_parameters: Record<string, unknown> };
+    const { property_token: _echo, ...paramsWithout } = params;
+    // Never another property's data: the request's token names the listing only once the answer echoed it.
+    expect(() => parseListing({ ...rest, search_parameters: paramsWithout }, MILLENNIUM)).toThrow('google did not say which listing it answered for');
+  });
+
+  it('search: a details answer whose token is only in search_parameters is one item', () => {
+    const page = parseSearchPage(tokenOnlyInParameters(), { currency: 'USD', stay: { checkIn: DETAILS_STAY.checkIn, checkOut: DETAILS_STAY.checkOut } });
+    expect(page.items.map((p) => p.platformListingId)).toEqual([MILLENNIUM]);
+    expect(exactNameMatch(tokenOnlyInParameters(), 'Millennium Hotel and Conference Centre Gloucester London')).toBe(MILLENNIUM);
+  });
+
   it('listing: an answer about another property is a failed leg', () => {
     expect(() => parseListing(load(DETAILS), 'ChkIotherHotel0000EAE')).toThrow(`google answered for listing ${MILLENNIUM}, not ChkIotherHotel0000EAE`);
   });

@@ -5,7 +5,7 @@ import type { Property } from '../../../domain/model/property.js';
 import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type PriceRequest, type Stay } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
-import { parseProperty, PLATFORM } from './parse.js';
+import { detailsToken, parseProperty, PLATFORM } from './parse.js';
 import { basisOf, feesCombined, otaRates } from './rates.js';
 
 /**
@@ -20,7 +20,8 @@ export function parseListing(json: unknown, listingId: string): Adapted<Property
   if (answerKind(json) === 'no_results') return null;
   assertListing(json, listingId);
   const w = new FieldWarnings(PLATFORM);
-  const property = parseProperty(json, null, w);
+  // assertListing proved every token the answer echoes is the one asked for: the request names it.
+  const property = parseProperty(json, null, w, detailsToken(json) ?? listingId);
   if (property === null) throw new UpstreamFormatError(`google's details of listing ${listingId} have no name`);
   return { value: property, warnings: w.list };
 }

@@ -3,7 +3,7 @@ import type { Property } from '../../../domain/model/property.js';
 import { daysBetween } from '../../../domain/dates.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertStay, isPropertyToken } from './guards.js';
-import { parseProperty, PLATFORM } from './parse.js';
+import { detailsToken, parseProperty, PLATFORM } from './parse.js';
 
 /**
  * One page of a SerpApi `engine=google_hotels` search. Items are `properties[]` in Google's order;
@@ -25,9 +25,9 @@ export interface SearchPage {
   warnings: Warning[];
 }
 
-/** A search answered with one hotel's details (no `properties[]`, a top-level token). */
+/** A search answered with one hotel's details (no `properties[]`, a token at the top level or in search_parameters). */
 export function isDetailsAnswer(json: unknown): boolean {
-  return !Array.isArray(dig(json, 'properties')) && str(dig(json, 'property_token')) !== null;
+  return !Array.isArray(dig(json, 'properties')) && detailsToken(json) !== null;
 }
 
 export function parseSearchPage(json: unknown, ctx: SearchPageContext): SearchPage {
@@ -38,8 +38,9 @@ export function parseSearchPage(json: unknown, ctx: SearchPageContext): SearchPa
   const price = ctx.stay ? { currency: ctx.currency, nights: daysBetween(ctx.stay.checkIn, ctx.stay.checkOut) } : null;
   const raw = isDetailsAnswer(json) ? [json] : dig(json, 'properties');
   const items: Property[] = [];
+  const token = isDetailsAnswer(json) ? detailsToken(json) : null;
   for (const entry of Array.isArray(raw) ? raw : []) {
-    const p = parseProperty(entry, price, w);
+    const p = parseProperty(entry, price, w, token);
     if (p !== null) items.push(p);
   }
   const next = str(dig(json, 'serpapi_pagination', 'next_page_token'));
@@ -68,7 +69,7 @@ export function exactNameMatch(json: unknown, name: string): string | null {
   const candidates = isDetailsAnswer(json) ? [json] : dig(json, 'properties');
   const tokens = new Set<string>();
   for (const entry of Array.isArray(candidates) ? candidates : []) {
-    const token = str(dig(entry, 'property_token'));
+    const token = str(dig(entry, 'property_token')) ?? (entry === json ? detailsToken(json) : null);
     const entryName = str(dig(entry, 'name'));
     if (token !== null && isPropertyToken(token) && entryName !== null && normaliseName(entryName) === wanted) tokens.add(token);
   }

@@ -67,12 +67,21 @@ function nonNegativeInt(value: unknown): number | null {
 }
 
 /**
+ * The token of a details answer (one property): SerpApi puts it at the top level, but some
+ * answers echo it only in `search_parameters` (issue 22 item 5). Both say the same thing.
+ */
+export function detailsToken(json: unknown): string | null {
+  return str(dig(json, 'property_token')) ?? str(dig(json, 'search_parameters', 'property_token'));
+}
+
+/**
  * One property, or null (with a warning) when it has no token or no name, which no item can
  * lack. Hotels carry no unit facts (occupancy, bedrooms, bathrooms) and Google names no hosts;
- * those are null with a warning saying so. Star classes exist for hotels only.
+ * those are null with a warning saying so. Star classes exist for hotels only. `knownToken`: the
+ * token a details answer names elsewhere (its search_parameters, the request it answered).
  */
-export function parseProperty(raw: unknown, ctx: PriceContext | null, w: FieldWarnings): Property | null {
-  const token = str(dig(raw, 'property_token'));
+export function parseProperty(raw: unknown, ctx: PriceContext | null, w: FieldWarnings, knownToken: string | null = null): Property | null {
+  const token = str(dig(raw, 'property_token')) ?? knownToken;
   const name = str(dig(raw, 'name'));
   if (token === null || !isPropertyToken(token) || name === null) {
     w.add('item_skipped', `A google property without a valid property_token or name was left out.`);
