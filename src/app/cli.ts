@@ -10,14 +10,36 @@ import { WEBHOOK_COMMANDS } from './cli-webhooks.js';
 const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...WEBHOOK_COMMANDS };
 
 /**
- * Admin CLI (README "Admin CLI"): `npm run cli -- <command> [options]`. Prints one JSON object:
+ * Admin CLI (README "Admin CLI"): `npm run -s cli -- <command> [options]` (-s: npm prints no banner). Prints one JSON object:
  * the result on stdout with exit 0, or `{ "error": { code, message, hint? } }` on stderr with a
  * non-zero exit (2 for a malformed command line). `--help` works for the CLI and each command.
  */
-const overview = () => ({
-  usage: 'npm run cli -- <command> [options]   (add --help to a command for its options)',
-  commands: Object.entries(COMMANDS).map(([command, c]) => ({ command, usage: c.usage, description: c.description })),
+const overview = (group?: string) => ({
+  usage: `npm run -s cli -- ${group ? `${group} ` : ''}<command> [options]   (add --help to a command for its options)`,
+  commands: Object.entries(COMMANDS)
+    .filter(([command]) => !group || command.startsWith(`${group} `))
+    .map(([command, c]) => ({ command, usage: c.usage, description: c.description })),
 });
+
+const isGroup = (word: string | undefined) => word !== undefined && Object.keys(COMMANDS).some((c) => c.startsWith(`${word} `));
+
+/**
+ * `--amount -100` as `--amount=-100`: parseArgs takes a value that starts with "-" for an option
+ * ("argument is ambiguous"), so a negative number would never reach the command's own check.
+ */
+function joinNegativeValues(args: string[], options: Command['options']): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
 
 async function run(argv: string[]): Promise<unknown> {
   // A command is one to three words ("key list", "webhook secret show"): the longest that is known.
@@ -26,11 +48,16 @@ async function run(argv: string[]): Promise<unknown> {
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') return overview();
-    throw new OperatorError('usage', `unknown command "${words.join(' ')}"; expected one of: ${Object.keys(COMMANDS).join(', ')}`, 'npm run cli -- --help lists them');
+    // A group's first word alone (`account --help`) lists the group's commands.
+    if (words.length === 1 && isGroup(words[0])) {
+      if (argv.includes('--help') || argv.includes('-h')) return overview(words[0]);
+      throw new OperatorError('usage', `"${words[0]}" needs a command: ${overview(words[0]).commands.map((c) => c.command).join(', ')}`, `npm run -s cli -- ${words[0]} --help lists them`);
+    }
+    throw new OperatorError('usage', `unknown command "${words.join(' ')}"; expected one of: ${Object.keys(COMMANDS).join(', ')}`, 'npm run -s cli -- --help lists them');
   }
   let values: Values;
   try {
-    const rest = argv.slice(name!.split(' ').length);
+    const rest = joinNegativeValues(argv.slice(name!.split(' ').length), command.options);
     ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new OperatorError('usage', err instanceof Error ? err.message : String(err), `usage: ${command.usage}`);

@@ -71,7 +71,9 @@ export function createAdminQueries(db: Db) {
         accountId,
         since: since ? since.toISOString().slice(0, 10) : null,
         days,
-        charged: -days.filter((d) => d.credits < 0).reduce((n, d) => n + d.credits, 0),
+        // What calls and jobs cost; an operator's revoke is a debit but no charge, counted apart.
+        charged: -days.filter((d) => d.credits < 0 && d.operation !== 'revoke').reduce((n, d) => n + d.credits, 0),
+        revoked: -days.filter((d) => d.operation === 'revoke').reduce((n, d) => n + d.credits, 0),
         granted: days.filter((d) => d.credits > 0).reduce((n, d) => n + d.credits, 0),
       };
     },
