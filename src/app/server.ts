@@ -5,6 +5,7 @@ import { addressRateHeaders, createRestHandler, logWhenFinished, sendError } fro
 import { renderReferencePage } from '../facades/docs/reference-page.js';
 import { renderErrorCatalogue } from '../facades/docs/error-catalogue-page.js';
 import { scalarBundle } from '../facades/docs/assets.js';
+import { ICON_PATH, ICON_SVG } from '../facades/docs/icon.js';
 import { createTrpcHandler } from '../facades/trpc/handler.js';
 import { createConsoleHandler } from '../facades/console/handler.js';
 import { sendTrpcError } from '../facades/trpc/errors.js';
@@ -69,6 +70,12 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') return html(res, docsHtml);
     if (path === '/docs/errors') return html(res, errorsHtml);
+    if (path === ICON_PATH) {
+      res.setHeader('Content-Type', 'image/svg+xml');
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.end(ICON_SVG);
+      return;
+    }
     if (path === '/docs/scalar.js') {
       res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
       res.setHeader('Cache-Control', 'public, max-age=86400');
@@ -90,7 +97,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   };
 }
 
-const FIXED_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
+const FIXED_ROUTES = new Set([ICON_PATH, '/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
 
 /** A bounded metric label for a path outside /v1 and /trpc. */
 function routeLabel(path: string): string {
