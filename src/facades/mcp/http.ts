@@ -11,7 +11,7 @@ import { badToolCall, hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler } from './server.js';
 import { createModernMcp } from './modern.js';
 import { isModernRequest } from './era.js';
-import { toolDefinitions } from './definitions.js';
+import { toolDefinitions, type ToolDefinition } from './definitions.js';
 import { clientAddress } from '../client-address.js';
 
 /**
@@ -23,10 +23,9 @@ import { clientAddress } from '../client-address.js';
  * (a standalone SSE stream that would never carry a message) and DELETE answer 405, in both eras
  * (the 2026-07-28 revision has no GET stream and no sessions).
  */
-export function createMcpHttp(deps: Deps, provider: OAuthServerProvider) {
+export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definitions: readonly ToolDefinition[] = toolDefinitions(deps)) {
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
   const resourceMetadata = `${deps.config.publicUrl}/.well-known/oauth-protected-resource/mcp`;
-  const definitions = toolDefinitions(deps);
   const handle = createMcpHandler(deps, definitions);
   const modern = createModernMcp(deps, definitions);
 
