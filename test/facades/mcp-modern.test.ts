@@ -161,6 +161,24 @@ describe('modern errors a client recognises', () => {
     expect(encoded.status).toBe(200);
   });
 
+  it('a malformed modern request is a 4xx JSON-RPC error, never a 500', async () => {
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' };
+    const bodies: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } } }, // no clientInfo
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...envelope(), 'io.modelcontextprotocol/clientInfo': 'me' } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' }, // a modern header without the envelope
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope() } }],
+    ];
+    for (const body of bodies) {
+      const res = await fetch(`${app.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(((await res.json()) as Rpc).error!.code, JSON.stringify(body)).toBeLessThan(-32000);
+    }
+    const badName = await modern({ method: 'tools/call', params: { name: 'get_job', arguments: {} }, headers: { 'Mcp-Name': '=?base64?%%%?=' } });
+    expect(badName.status).toBe(400);
+  });
+
   it('an unknown method is 404 with -32601', async () => {
     const res = await modern({ method: 'resources/list' });
     expect(res.status).toBe(404);
