@@ -36,7 +36,7 @@ export function createModernMcp(deps: Deps, tools: readonly ToolDefinition[]) {
   const outputSchemaOf = new Map(tools.map((t) => [t.name, t.outputSchema]));
   // One validator for every request's server, as in the legacy era (the SDK would build one each).
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  const listed = { tools: tools.map((t) => ({ ...t })) };
+  const listed = tools.map((t) => ({ ...t }));
 
   function serverFor(context: McpRequestContext): Server {
     const caller = context.authInfo?.extra as unknown as Caller;
@@ -46,7 +46,8 @@ export function createModernMcp(deps: Deps, tools: readonly ToolDefinition[]) {
       jsonSchemaValidator,
       cacheHints: { 'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' }, 'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' } },
     });
-    server.setRequestHandler('tools/list', async () => listed);
+    // A fresh result object per call: the SDK adds the era's fields (cache hints, resultType) to it.
+    server.setRequestHandler('tools/list', async () => ({ tools: listed }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const token = request.params._meta?.progressToken;
       // With a progressToken the SDK turns the answer into an SSE stream as the first notification goes out.
