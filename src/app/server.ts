@@ -5,6 +5,7 @@ import { addressRateHeaders, createRestHandler, logWhenFinished, sendError } fro
 import { renderReferencePage } from '../facades/docs/reference-page.js';
 import { renderErrorCatalogue } from '../facades/docs/error-catalogue-page.js';
 import { scalarBundle } from '../facades/docs/assets.js';
+import { ICON_PATH, ICON_SVG } from '../facades/docs/icon.js';
 import { createTrpcHandler } from '../facades/trpc/handler.js';
 import { createConsoleHandler } from '../facades/console/handler.js';
 import { sendTrpcError } from '../facades/trpc/errors.js';
@@ -14,6 +15,9 @@ import { capabilityMatrix } from '../domain/capabilities.js';
 import { loadResponseExamples } from '../facades/rest/openapi/examples.js';
 import { createOAuthApp } from '../facades/mcp/oauth/app.js';
 import { createMcpHttp } from '../facades/mcp/http.js';
+import { toolDefinitions } from '../facades/mcp/definitions.js';
+import { renderLlmsTxt } from '../facades/agents/llms-txt.js';
+import { serverCard } from '../facades/agents/server-card.js';
 import { serveMetrics } from '../facades/metrics.js';
 import { toServiceError } from '../router/errors.js';
 import { describeFailure } from '../router/dependency-errors.js';
@@ -47,7 +51,14 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   const errorsHtml = renderErrorCatalogue();
   const scalar = scalarBundle();
   const oauth = createOAuthApp(deps, { rateLimit: options.oauthRateLimit ?? true });
-  const mcp = createMcpHttp(deps, oauth.provider);
+  const tools = toolDefinitions(deps);
+  const mcp = createMcpHttp(deps, oauth.provider, tools);
+  // The front door for agents, generated once from the router's document, the tools and the error table.
+  const agentPages: Record<string, { type: string; body: string }> = {
+    '/llms.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, false) },
+    '/llms-full.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, true) },
+    '/.well-known/mcp.json': { type: 'application/json', body: JSON.stringify(serverCard(deps.config.publicUrl, tools), null, 2) },
+  };
   const developerConsole = createConsoleHandler(deps);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -76,6 +87,20 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') return html(res, docsHtml);
     if (path === '/docs/errors') return html(res, errorsHtml);
+    const page = agentPages[path];
+    if (page) {
+      res.setHeader('Content-Type', page.type);
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.end(page.body);
+      return;
+    }
+    if (path === ICON_PATH) {
+      res.setHeader('Content-Type', 'image/svg+xml');
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.end(ICON_SVG);
+      return;
+    }
     if (path === '/docs/scalar.js') {
       res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
       res.setHeader('Cache-Control', 'public, max-age=86400');
@@ -97,7 +122,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   };
 }
 
-const FIXED_ROUTES = new Set(['/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
+const FIXED_ROUTES = new Set([ICON_PATH, '/llms.txt', '/llms-full.txt', '/.well-known/mcp.json', '/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
 
 /** A bounded metric label for a path outside /v1 and /trpc. */
 function routeLabel(path: string): string {

@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../../src/router/app-router.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** Issue 16: MCP clients (and the Inspector CLI) send numeric listing ids as JSON numbers. */
@@ -52,5 +54,34 @@ describe('numeric listing ids over MCP', () => {
       expect(body.error).toMatchObject({ code: 'invalid_request', param: 'listingId' });
       expect(body.error.message).toBe('listingId must be the native id as text, or as a whole number from 0 to 9007199254740991.');
     }
+  });
+
+  it('keeps refusing every other type, naming the field, in every tool that takes an id', async () => {
+    const stay = { checkIn: '2031-05-01', checkOut: '2031-05-04' };
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['get_price', 'listingId', { platform: 'vrbo', ...stay }],
+      ['get_listing', 'id', { platform: 'airbnb' }],
+      ['get_reviews', 'listingId', { platform: 'airbnb' }],
+      ['check_availability', 'listingId', { platform: 'airbnb', startDate: '2031-05-01', endDate: '2031-05-07' }],
+    ];
+    for (const [tool, field, rest] of cases) {
+      for (const value of [true, { id: 1 }, [40000012], null]) {
+        const bad = await call(tool, { ...rest, [field]: value });
+        expect(bad.isError, `${tool} ${field}=${JSON.stringify(value)}`).toBe(true);
+        const body = JSON.parse(bad.content[0]!.text) as { error: { code: string; param: string } };
+        expect(body.error, `${tool} ${field}=${JSON.stringify(value)}`).toMatchObject({ code: 'invalid_request', param: field });
+      }
+    }
+  });
+});
+
+describe('numeric listing ids over tRPC (the same schema)', () => {
+  it('takes a JSON number as its decimal string', async () => {
+    const { key } = await app.newKey('sandbox');
+    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: `Bearer ${key}` } })] });
+    // The input type says string | number, so a typed caller may send either.
+    const answer = await trpc.listing.query({ platform: 'airbnb', id: 40000012 });
+    if (answer.kind !== 'result') throw new Error('expected a result');
+    expect(answer.data.platformListingId).toBe('40000012');
   });
 });

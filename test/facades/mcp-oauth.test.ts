@@ -27,6 +27,8 @@ async function signedIn(email: string): Promise<{ oauth: MemoryOAuthClient; acco
   const back = new URL(res.headers.get('location')!);
   expect(back.origin + back.pathname).toBe(oauth.redirectUrl);
   expect(back.searchParams.get('state')).toBe(oauth.authorizationUrl!.searchParams.get('state'));
+  // RFC 9207: the authorization response names its issuer, exactly as the metadata does.
+  expect(back.searchParams.get('iss')).toBe(`${app.baseUrl}/`);
   await first.finishAuth(back.searchParams.get('code')!);
   return { oauth, accountId };
 }
@@ -35,6 +37,8 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
   it('publishes authorization-server and protected-resource metadata (S256 only)', async () => {
     const as = await (await app.get('/.well-known/oauth-authorization-server')).json();
     expect(as).toMatchObject({ issuer: `${app.baseUrl}/`, code_challenge_methods_supported: ['S256'], registration_endpoint: `${app.baseUrl}/register` });
+    // RFC 9207 (asked for by MCP 2026-07-28); Client ID Metadata Documents stay preferred, registration stays open.
+    expect(as).toMatchObject({ authorization_response_iss_parameter_supported: true, client_id_metadata_document_supported: true });
     const pr = await (await app.get('/.well-known/oauth-protected-resource/mcp')).json();
     expect(pr.resource).toBe(`${app.baseUrl}/mcp`);
   });
@@ -102,6 +106,10 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
       fetch(`${app.baseUrl}/authorize?${new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', state: 's', ...params })}`, { redirect: 'manual' });
     const plain = await authorize({ code_challenge_method: 'plain' });
     expect(plain.status === 400 || new URL(plain.headers.get('location') ?? 'http://x/').searchParams.get('error') === 'invalid_request').toBe(true);
+    // An error sent back to the client by the SDK's /authorize names the issuer too (RFC 9207 section 2).
+    const shortChallenge = new URL((await authorize({ code_challenge: 'short' })).headers.get('location')!);
+    expect(shortChallenge.searchParams.get('error')).toBe('invalid_request');
+    expect(shortChallenge.searchParams.get('iss')).toBe(`${app.baseUrl}/`);
     expect((await authorize({ redirect_uri: 'http://127.0.0.1:9/other' })).status).toBe(400);
 
     await app.deps.admin.createAccount({ email: 'dee@example.com', plan: 'free', credits: 0, verified: true, password: PASSWORD });
@@ -112,5 +120,7 @@ describe('OAuth 2.1 sign-in for the MCP tool server', () => {
     const wrong = await submitSignIn(app.baseUrl, page, { email: 'dee@example.com', password: 'nope', consent: 'yes' });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('not right');
+    const denied = new URL((await submitSignIn(app.baseUrl, page, { decision: 'deny' })).headers.get('location')!);
+    expect([denied.searchParams.get('error'), denied.searchParams.get('iss')]).toEqual(['access_denied', `${app.baseUrl}/`]);
   });
 });

@@ -9,6 +9,10 @@ import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
 import { badToolCall, hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler } from './server.js';
+import { createModernMcp } from './modern.js';
+import { isModernRequest } from './era.js';
+import { toolDefinitions, type ToolDefinition } from './definitions.js';
+import { clientAddress } from '../client-address.js';
 
 /**
  * `/mcp`: authenticates at the HTTP layer, then hands the request to the stateless MCP server.
@@ -16,12 +20,14 @@ import { createMcpHandler } from './server.js';
  * an API key (for headless agents) is accepted as bearer; a token in the query string is refused
  * (400, RFC 6750 section 3.1). A 401 names the protected-resource metadata (RFC 9728) and the
  * scope so clients can discover the authorization server. Stateless: only POST is served; GET
- * (a standalone SSE stream that would never carry a message) and DELETE answer 405.
+ * (a standalone SSE stream that would never carry a message) and DELETE answer 405, in both eras
+ * (the 2026-07-28 revision has no GET stream and no sessions).
  */
-export function createMcpHttp(deps: Deps, provider: OAuthServerProvider) {
+export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definitions: readonly ToolDefinition[] = toolDefinitions(deps)) {
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
   const resourceMetadata = `${deps.config.publicUrl}/.well-known/oauth-protected-resource/mcp`;
-  const handle = createMcpHandler(deps);
+  const handle = createMcpHandler(deps, definitions);
+  const modern = createModernMcp(deps, definitions);
 
   function refuse(res: ServerResponse, status: 400 | 401 | 403, error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | null, description: string): void {
     const requestId = deps.ids.requestId();
@@ -82,6 +88,9 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider) {
     }
     const bad = badToolCall(body);
     if (bad) return rpcError(res, 200, bad.id, bad.code, bad.message);
+    // One endpoint, two eras: a request with the 2026-07-28 envelope is served statelessly by the
+    // SDK 2.x; everything else (initialize and what follows it) by the legacy server, as before.
+    if (isModernRequest(req.headers['mcp-protocol-version'], body)) return modern.handle(req, res, { principal, clientAddress: clientAddress(deps.config, req) }, body);
     await handle(req, res, principal, body);
   };
 }

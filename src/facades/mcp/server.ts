@@ -13,10 +13,9 @@ import { appRouter } from '../../router/app-router.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
-import { SERVICE_VERSION } from '../../version.js';
-import { platformsNote } from '../../domain/capabilities.js';
 import { createProgress, waitInline, type SendProgress } from './progress.js';
-import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
+import { TOOLS, type ToolSpec } from './tools.js';
+import { INSTRUCTIONS, serverInfoOf, toolDefinitions, type ToolDefinition } from './definitions.js';
 import { clientAddress } from '../client-address.js';
 import { envelopeJson } from '../envelope-json.js';
 
@@ -123,29 +122,23 @@ function wantsProgress(body: unknown): boolean {
 }
 
 /**
- * The MCP tool server over Streamable HTTP, stateless (stack-notes 2): a new server and transport
- * per request, so any process can serve any call. Tool definitions are computed once.
+ * The legacy era of the MCP tool server (revisions up to 2025-11-25, opened by `initialize`) over
+ * Streamable HTTP, stateless (stack-notes 2): a new server and transport per request, so any
+ * process can serve any call. Tool definitions are computed once. The modern era is modern.ts.
  */
-export function createMcpHandler(deps: Deps) {
-  const tools: Tool[] = TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
-    inputSchema: inputJsonSchema(t.input) as Tool['inputSchema'],
-    outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
-    // Data tools reach out to the platforms; get_job only reads our own job table.
-    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: t.name !== 'get_job', destructiveHint: false },
-    // Every data tool can run as a task (its job); get_job only reads one.
-    ...(t.name !== 'get_job' ? { execution: { taskSupport: 'optional' as const } } : {}),
-  }));
+export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinition[] = toolDefinitions(deps)) {
+  // The shared definitions (definitions.ts); only this era offers Tasks (SDK 1.x experimental):
+  // every data tool can run as a task (its job); get_job only reads one.
+  const tools = definitions.map((t) => (t.name !== 'get_job' ? { ...t, execution: { taskSupport: 'optional' as const } } : t)) as Tool[];
+  const serverInfo = serverInfoOf(deps.config.publicUrl);
 
   // One validator for every request's server: building one per request cost 12% of MCP CPU.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const server = new Server(
-      { name: 'accommodation-data-service', version: SERVICE_VERSION },
-      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) },
+      serverInfo,
+      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     // Replaces the SDK's tasks/result, which re-reads the task at its poll interval.

@@ -7,6 +7,7 @@ import { hashSecret } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { oauthErrorHandler, shortErrors } from './errors.js';
 import { createOAuthProvider } from './provider.js';
 import { SCOPES } from './scopes.js';
+import { issuerOnRedirects } from './issuer.js';
 import { sameSecret, signInHandler } from './sign-in.js';
 
 /**
@@ -48,11 +49,14 @@ export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
     clientRegistrationOptions: limits,
     revocationOptions: limits,
   };
-  // The SDK's RFC 8414 document, plus the Client ID Metadata Document support it cannot express.
-  app.use('/.well-known/oauth-authorization-server', metadataHandler({ ...createOAuthMetadata(routerOptions), client_id_metadata_document_supported: true }));
+  // The SDK's RFC 8414 document, plus what it cannot express: Client ID Metadata Document support
+  // and RFC 9207's `iss` on every authorization response.
+  const metadata = { ...createOAuthMetadata(routerOptions), client_id_metadata_document_supported: true, authorization_response_iss_parameter_supported: true };
+  app.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
+  app.use('/authorize', issuerOnRedirects(metadata.issuer));
   app.use(mcpAuthRouter(routerOptions));
 
-  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn), clientName));
+  app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn), clientName, metadata.issuer));
   app.use(oauthErrorHandler(deps.log));
 
   return { app, provider, store };

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../../adapters/postgres/account
 import { hashSecret, newSecret, type OAuthStore } from '../../../adapters/postgres/oauth/oauth-store.js';
 import { renderSignIn, securePage, type EnvChoice } from './pages.js';
 import { redirectTarget } from './redirect-uris.js';
+import { withIssuer } from './issuer.js';
 
 const CODE_SECONDS = 5 * 60;
 /** Password tries on one pending request; past this the request is dropped and must start again. */
@@ -42,7 +43,7 @@ const envChoice = (v: unknown): EnvChoice => (v === 'sandbox' || v === 'live' ? 
  * chosen on the page. Unknown e-mails and accounts without a password are checked against a dummy
  * hash, so the answer takes as long as for a real account.
  */
-export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInThrottle, clientName: (clientId: string) => Promise<string>) {
+export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInThrottle, clientName: (clientId: string) => Promise<string>, issuer: string) {
   let dummyHash: Promise<string> | null = null;
   const dummy = () => (dummyHash ??= hashPassword(newSecret('').value));
 
@@ -57,7 +58,7 @@ export function signInHandler(store: OAuthStore, clock: Clock, throttle: SignInT
     if (!csrf || !cookieCsrf || !sameSecret(csrf, cookieCsrf) || !sameSecret(hashSecret(csrf), pending.csrfHash)) {
       return res.status(403).type('html').send('<p>The form could not be verified. Start again from your application.</p>');
     }
-    const back = new URL(pending.redirectUri);
+    const back = withIssuer(new URL(pending.redirectUri), issuer);
     if (pending.state) back.searchParams.set('state', pending.state);
     if (body.decision === 'deny') {
       await store.dropPending(pending.id);

@@ -1,0 +1,63 @@
+import type { Deps } from '../../deps.js';
+import { platformsNote } from '../../domain/capabilities.js';
+import { SERVICE_VERSION } from '../../version.js';
+import { ICON_PATH } from '../docs/icon.js';
+import { TOOLS, inputJsonSchema, outputJsonSchema } from './tools.js';
+
+/**
+ * What both MCP eras announce, built once from the tool specs: the legacy server (SDK 1.x,
+ * `initialize`) and the modern one (SDK 2.x, 2026-07-28) hand out these same objects, so the
+ * two eras cannot drift apart.
+ */
+
+export interface Icon {
+  src: string;
+  mimeType: string;
+  sizes: string[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema: { type: 'object'; [key: string]: unknown };
+  annotations: { title: string; readOnlyHint: boolean; idempotentHint: boolean; openWorldHint: boolean; destructiveHint: boolean };
+  icons: Icon[];
+}
+
+export const SERVER_NAME = 'accommodation-data-service';
+export const SERVER_TITLE = 'Accommodation Data Service';
+
+/** What a model reads first (server/discover, initialize): the seven tools in one paragraph. */
+export const INSTRUCTIONS =
+  'Search stays and read listings, calendars, price quotes, cross-OTA price comparisons and reviews on Airbnb, Booking.com, Vrbo and Google Hotels. ' +
+  'Start with search_stays; pass an item\'s platform and id to get_listing, get_price, check_availability or get_reviews; compare_prices takes a property name. ' +
+  'Every call states its cost in credits (meta.creditsCharged); dryRun: true prices a call for free. A slow call may answer a job handle: poll it with get_job, free.';
+
+/** Our own icon (no CDN), served at /icon.svg: clients fetch it from the origin they already trust. */
+export function iconsOf(publicUrl: string): Icon[] {
+  return [{ src: `${publicUrl}${ICON_PATH}`, mimeType: 'image/svg+xml', sizes: ['any'] }];
+}
+
+export function serverInfoOf(publicUrl: string) {
+  return { name: SERVER_NAME, title: SERVER_TITLE, version: SERVICE_VERSION, websiteUrl: `${publicUrl}/docs`, icons: iconsOf(publicUrl) };
+}
+
+/**
+ * The tools in the one fixed order of TOOLS (MCP 2026-07-28: servers list tools in a stable
+ * order, so clients and prompt caches see the same list every time).
+ */
+export function toolDefinitions(deps: Deps): ToolDefinition[] {
+  const icons = iconsOf(deps.config.publicUrl);
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
+    inputSchema: inputJsonSchema(t.input) as ToolDefinition['inputSchema'],
+    outputSchema: outputJsonSchema(t.output) as ToolDefinition['outputSchema'],
+    // Data tools reach out to the platforms; get_job only reads our own job table.
+    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: t.name !== 'get_job', destructiveHint: false },
+    icons,
+  }));
+}
