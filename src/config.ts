@@ -36,6 +36,7 @@ const Env = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  UPSTREAM_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(6),
   BREAKER_FAILURE_RATE: z.coerce.number().gt(0).lt(1).default(0.5),
   BREAKER_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
   BREAKER_MIN_CALLS: z.coerce.number().int().min(1).default(10),
@@ -61,7 +62,10 @@ export interface LiveConfig {
   googleApiKey: string | null;
   timeoutMs: number;
   retries: number;
+  /** Legs in flight to one platform at most (its connections); more wait, accounts served round-robin. */
   concurrency: number;
+  /** Legs in flight to one platform for one account at most, so others always find a slot soon. */
+  accountConcurrency: number;
 }
 
 export interface Config {
@@ -189,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       retries: e.UPSTREAM_RETRIES,
       concurrency: e.UPSTREAM_CONCURRENCY,
+      accountConcurrency: Math.min(e.UPSTREAM_ACCOUNT_CONCURRENCY, e.UPSTREAM_CONCURRENCY),
     },
     breakerFailureRate: e.BREAKER_FAILURE_RATE,
     breakerWindowMs: e.BREAKER_WINDOW_MS,

@@ -15,6 +15,7 @@ import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
 import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
 import { createLiveAdapters } from './adapters/platforms/registry.js';
 import { createPlatformBreakers, type PlatformBreakers } from './adapters/platforms/circuit-breakers.js';
+import { createPlatformShares, type PlatformShares } from './adapters/platforms/fair-share.js';
 import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/accounts/key-store.js';
 import { cachedKeyStore } from './adapters/memory/key-cache.js';
@@ -76,6 +77,8 @@ export interface Deps {
   platforms: Record<KeyEnv, AdapterSet>;
   /** One circuit breaker per live platform, shared by every account of this process. */
   breakers: PlatformBreakers;
+  /** Each account's fair share of each live platform's connections (issue 23), per process. */
+  upstreamShares: PlatformShares;
   /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
   idempotency: IdempotencyStore;
   jobEvents: JobEvents;
@@ -163,6 +166,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         else log.info({ platform }, 'circuit breaker closed: a probe succeeded');
       },
     ),
+    upstreamShares: createPlatformShares({ slots: config.live.concurrency, perAccount: config.live.accountConcurrency }),
     idempotency: createPgIdempotencyStore(database.db),
     jobEvents,
     webhooks: createPgWebhookStore(database.db),

@@ -58,10 +58,11 @@ export interface LegRuntime {
   /** Told as each leg settles, in order of completion, so a caller can report progress; absent: nobody listens. */
   legSettled?(leg: SettledLeg): void;
   /**
-   * Runs an uncached leg (the upstream call and its deadline) through the platform's circuit
-   * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
+   * Runs an uncached leg (the upstream call and its deadline) in the caller's fair share of the
+   * platform's connections and through its circuit breaker; `signal` is the leg's deadline, which
+   * may pass while the leg still waits for a slot. Absent: legs run unguarded (sandbox).
    */
-  guard?<T>(platform: Platform, leg: () => Promise<T>): Promise<T>;
+  guard?<T>(platform: Platform, leg: () => Promise<T>, signal: AbortSignal): Promise<T>;
   /**
    * A dry run (issue 16): told which legs are cached once the cache was read, before any upstream
    * work or async projection; it ends the call by throwing. Absent: legs run.
@@ -134,7 +135,7 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
   deadline.catch(() => undefined);
   const attempt = () => Promise.race([spec.run(controller.signal), deadline]);
   try {
-    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt) : attempt());
+    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt, controller.signal) : attempt());
     clearTimeout(timer);
     // Answers are cached, failures and "not found" (null) are not: the next call asks again.
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);

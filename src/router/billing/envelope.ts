@@ -28,8 +28,12 @@ export function operationEnv(ctx: Authed): OperationEnv {
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
     ...(ctx.alwaysAsync && ctx.transport !== 'worker' ? { alwaysAsync: true } : {}),
     expectedMs: deps.latency.expectedMs,
-    // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
-    guard: ctx.principal.env === 'live' ? (platform, leg) => deps.breakers.run(platform, ctx.principal.accountId, leg) : undefined,
+    // Live platforms only: sandbox failures are deliberate and must stay reproducible. The wait for
+    // a connection slot sits outside the breaker: a leg that was never sent is no platform fault.
+    guard:
+      ctx.principal.env === 'live'
+        ? (platform, leg, signal) => deps.upstreamShares.run(platform, ctx.principal.accountId, signal, () => deps.breakers.run(platform, ctx.principal.accountId, leg))
+        : undefined,
     // Drift on a live platform's side: visible at once, with the parser's reason, never to the
     // client. The sandbox's format trigger is deliberate, not drift.
     observeFormatError:

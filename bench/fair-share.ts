@@ -1,0 +1,92 @@
+/**
+ * 12. Fair share between accounts (issue 23), through the replay upstream with airbnb answering
+ * in 500 ms. Account A keeps 10 batches of 50 unknown airbnb ids in flight (500 free legs, far
+ * more than the platform's 8 connections); account B searches airbnb, one call at a time, with
+ * new dates each time so its leg really goes upstream. Figure: B's p50 during the flood against
+ * B's p50 alone, measured in the same run; goal within 2x, every one of B's legs `ok`.
+ *   npx tsx bench/fair-share.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
+ */
+import type { AddressInfo } from 'node:net';
+import { createReplayServer, NO_FAULTS } from '../src/replay/server.js';
+import { bearer, ms, pct, progress, row, scenarioMain, startBenchApp, type Row } from './support.js';
+
+const DELAY_MS = 500;
+const VICTIM_CALLS = 10;
+const FLOOD_BATCHES = 10;
+
+/** A future stay starting `n` days after 2032-01-01: a new cache key per call. */
+function dates(n: number): string {
+  const day = (d: number) => new Date(Date.UTC(2032, 0, 1 + d)).toISOString().slice(0, 10);
+  return `checkIn=${day(n)}&checkOut=${day(n + 2)}`;
+}
+
+export async function run(): Promise<Row[]> {
+  const replay = createReplayServer('fixtures/replay');
+  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
+  const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
+  replay.faults.set('airbnb', { ...NO_FAULTS, delayMs: DELAY_MS });
+  const app = await startBenchApp({
+    config: {
+      asyncThresholdMs: 600_000, // both accounts answer inline: this scenario measures connections, not jobs
+      live: {
+        platforms: ['airbnb'],
+        baseUrls: { airbnb: `${replayUrl}/airbnb`, booking: `${replayUrl}/booking`, vrbo: `${replayUrl}/vrbo`, google: `${replayUrl}/google` },
+        airbnbApiKey: null,
+        googleApiKey: null,
+        timeoutMs: 10_000,
+        retries: 0,
+        concurrency: 8, // the defaults (UPSTREAM_CONCURRENCY, UPSTREAM_ACCOUNT_CONCURRENCY)
+        accountConcurrency: 6,
+      },
+    },
+  });
+  try {
+    const a = await app.newKey('live', { plan: 'enterprise', credits: 1_000_000 });
+    const b = await app.newKey('live', { plan: 'enterprise', credits: 1_000_000 });
+    let n = 0;
+    let serial = 0;
+    const victim = async (): Promise<{ ms: number; status: string }> => {
+      const started = performance.now();
+      const res = await fetch(`${app.baseUrl}/v1/search?location=Lisbon&platforms=airbnb&${dates(n++)}`, { headers: bearer(b.key) });
+      const body = (await res.json()) as { meta?: { platformResults: { status: string }[] } };
+      return { ms: performance.now() - started, status: `${res.status} ${body.meta?.platformResults[0]?.status ?? 'none'}` };
+    };
+    const series = async (): Promise<{ ms: number[]; statuses: string[] }> => {
+      const out = { ms: [] as number[], statuses: [] as string[] };
+      for (let i = 0; i < VICTIM_CALLS; i++) {
+        const r = await victim();
+        out.ms.push(r.ms), out.statuses.push(r.status);
+      }
+      return out;
+    };
+    await victim(); // warm-up
+    const alone = await series();
+
+    let flooding = true;
+    const batch = async (): Promise<void> => {
+      while (flooding) {
+        const ids = Array.from({ length: 50 }, () => 80_000_000 + ++serial).join(',');
+        await (await fetch(`${app.baseUrl}/v1/availability?platform=airbnb&listingIds=${ids}&startDate=2032-06-07&endDate=2032-06-13`, { headers: bearer(a.key) })).text();
+      }
+    };
+    const flood = Array.from({ length: FLOOD_BATCHES }, batch);
+    await new Promise((r) => setTimeout(r, DELAY_MS * 2)); // every batch's legs are queued
+    const during = await series();
+    flooding = false;
+    await Promise.all(flood);
+
+    const [p50Alone, p50During] = [pct(alone.ms, 50), pct(during.ms, 50)];
+    const allOk = [...alone.statuses, ...during.statuses].every((s) => s === '200 ok');
+    progress(`fair-share: B alone ${alone.ms.map((x) => x.toFixed(0)).join(', ')} ms; during A's flood ${during.ms.map((x) => x.toFixed(0)).join(', ')} ms; statuses ${[...new Set(during.statuses)].join(', ')}`);
+    const scenario = '12 fair share (replay upstream)';
+    return [
+      row(scenario, `B's airbnb search p50 during A's ${FLOOD_BATCHES} x 50-id batches (${DELAY_MS} ms legs)`, ms(p50During), `B alone p50 ${ms(p50Alone)}`, `${(p50During / p50Alone).toFixed(2)}x (goal <= 2x, every leg ok: ${allOk})`, p50During <= 2 * p50Alone && allOk),
+    ];
+  } finally {
+    await app.close();
+    replay.closeAllConnections();
+    await new Promise((resolve) => replay.close(resolve));
+  }
+}
+
+await scenarioMain(import.meta.url, run);
