@@ -4,10 +4,17 @@
  * more than the platform's 8 connections); account B searches airbnb, one call at a time, with
  * new dates each time so its leg really goes upstream. Figure: B's p50 during the flood against
  * B's p50 alone, measured in the same run; goal within 2x, every one of B's legs `ok`.
+ *
+ * Then upstream spend: 50 parallel four-platform searches (worst case 20 credits each) on a
+ * balance of 100; figure: platform requests per paid call, against one call's requests alone
+ * (goal: no more; before credit holds, every call asked all four platforms). And the hold's own
+ * cost: one reserve plus one release, against a `select 1` round trip.
  *   npx tsx bench/fair-share.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
  */
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { createReplayServer, NO_FAULTS } from '../src/replay/server.js';
+import type { TestApp } from '../test/support/app.js';
 import { bearer, ms, pct, progress, row, scenarioMain, startBenchApp, type Row } from './support.js';
 
 const DELAY_MS = 500;
@@ -78,8 +85,12 @@ export async function run(): Promise<Row[]> {
     const [p50Alone, p50During] = [pct(alone.ms, 50), pct(during.ms, 50)];
     const allOk = [...alone.statuses, ...during.statuses].every((s) => s === '200 ok');
     progress(`fair-share: B alone ${alone.ms.map((x) => x.toFixed(0)).join(', ')} ms; during A's flood ${during.ms.map((x) => x.toFixed(0)).join(', ')} ms; statuses ${[...new Set(during.statuses)].join(', ')}`);
+    const spend = await upstreamSpend(app, replay);
+    const hold = await holdCost(app);
     const scenario = '12 fair share (replay upstream)';
     return [
+      row(scenario, '50 parallel searches on 100 credits: platform requests per paid call', `${spend.requests} requests / ${spend.paid} paid = ${(spend.requests / spend.paid).toFixed(1)}`, `one call alone: ${spend.perCall} requests`, `${(spend.requests / spend.paid / spend.perCall).toFixed(2)}x (goal <= 1x)`, spend.requests <= spend.paid * spend.perCall),
+      row(scenario, 'credit hold: reserve + release, p50', ms(hold.hold), `select 1 p50 ${ms(hold.select)}`, `${(hold.hold / hold.select).toFixed(1)}x a round trip (cached calls: none)`, true),
       row(scenario, `B's airbnb search p50 during A's ${FLOOD_BATCHES} x 50-id batches (${DELAY_MS} ms legs)`, ms(p50During), `B alone p50 ${ms(p50Alone)}`, `${(p50During / p50Alone).toFixed(2)}x (goal <= 2x, every leg ok: ${allOk})`, p50During <= 2 * p50Alone && allOk),
     ];
   } finally {
@@ -87,6 +98,42 @@ export async function run(): Promise<Row[]> {
     replay.closeAllConnections();
     await new Promise((resolve) => replay.close(resolve));
   }
+}
+
+async function upstreamSpend(app: TestApp, replay: ReturnType<typeof createReplayServer>): Promise<{ requests: number; paid: number; perCall: number }> {
+  let requests = 0;
+  replay.on('request', () => void requests++);
+  replay.faults.set('airbnb', { ...NO_FAULTS, delayMs: 200 });
+  let day = 0;
+  const search = (key: string) => {
+    day += 3;
+    return fetch(`${app.baseUrl}/v1/search?location=Lisbon&platforms=airbnb&${dates(400 + day)}`, { headers: bearer(key) });
+  };
+  const probe = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+  await (await search(probe.key)).text();
+  const perCall = requests;
+  requests = 0;
+  const poor = await app.newKey('live', { plan: 'enterprise', credits: 100 });
+  const statuses = await Promise.all(Array.from({ length: 50 }, async () => (await search(poor.key)).status));
+  // Only airbnb is live in this app: a search's worst case is 5 credits, so 100 pay for 20 calls.
+  return { requests, paid: statuses.filter((s) => s === 200).length, perCall };
+}
+
+async function holdCost(app: TestApp): Promise<{ hold: number; select: number }> {
+  const { accountId } = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+  const { ledger, db } = app.deps;
+  const holds: number[] = [];
+  const selects: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    let t = performance.now();
+    await ledger.reserve(accountId, `bench:${i}`, 5, 60_000);
+    await ledger.release(`bench:${i}`);
+    holds.push(performance.now() - t);
+    t = performance.now();
+    await db.execute(sql`select 1`);
+    selects.push(performance.now() - t);
+  }
+  return { hold: pct(holds, 50), select: pct(selects, 50) };
 }
 
 await scenarioMain(import.meta.url, run);

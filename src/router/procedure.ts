@@ -8,6 +8,7 @@ import { costControls } from './billing/cost-controls.js';
 import { shapeAnswer } from './shaping/shape-answer.js';
 import { restRetries } from './retries/rest-retries.js';
 import { acceptAsync } from './jobs/async-jobs.js';
+import { releaseHold } from './billing/credit-hold.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
@@ -37,6 +38,6 @@ export const router = t.router;
  * The steps of a billed operation between `.input()` and `.output()`, outermost first (issue 16
  * cost controls, issue 17 retries, spec 4.9's 202): one middleware level for all of them.
  */
-export const billedSteps = steps(costControls, restRetries, acceptAsync);
+export const billedSteps = steps(costControls, restRetries, acceptAsync, releaseHold);
 /** The same, for operations whose answer `fields=` and `view=compact` shape (after billing). */
-export const shapeableBilledSteps = steps(costControls, shapeAnswer, restRetries, acceptAsync);
+export const shapeableBilledSteps = steps(costControls, shapeAnswer, restRetries, acceptAsync, releaseHold);

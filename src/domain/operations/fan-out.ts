@@ -68,6 +68,11 @@ export interface LegRuntime {
    * work or async projection; it ends the call by throwing. Absent: legs run.
    */
   preview?(legs: { platform: Platform; cachedCount: number | null }[]): void;
+  /**
+   * Called once, when the cache was read and the call stays inline, before the first uncached leg
+   * is sent: may refuse the call (the credit hold's 402). Absent, or no uncached leg: not called.
+   */
+  beforeFetch?(): Promise<void>;
   /** An answer the adapter could not read: `reason` is the parser's, for operators only. */
   observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
@@ -170,6 +175,7 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
     const estimated = Math.max(0, ...misses.map((s, i) => s.runMs ?? projections[i]!));
     if (runtime.alwaysAsync || projected > runtime.asyncThresholdMs!) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
   }
+  if (misses.length > 0) await runtime.beforeFetch?.();
   return Promise.all(
     specs.map(async (spec, i) => {
       const hit = hits[i];

@@ -5,6 +5,7 @@ import { legCredits } from '../../domain/billing/pricing.js';
 import type { Authed } from '../context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
+import { holdCredits } from './credit-hold.js';
 import { dryRunHooks } from './dry-run.js';
 import { trustValidatedPage } from '../page-output.js';
 
@@ -12,12 +13,14 @@ import { trustValidatedPage } from '../page-output.js';
 /** The environment a domain verb runs in: the adapters of the caller's key kind. */
 export function operationEnv(ctx: Authed): OperationEnv {
   const { deps } = ctx;
+  let worst = 0;
   return {
     adapters: deps.platforms[ctx.principal.env],
     now: deps.clock.now(),
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
-    beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
+    beforeUpstream: (op, shape) => void (worst = assertCanPay(ctx, op, shape)),
+    beforeFetch: () => holdCredits(ctx, worst),
     // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,

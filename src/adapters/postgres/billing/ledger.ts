@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Ledger, LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
-import { accounts } from '../schema.js';
+import { accounts, creditHolds } from '../schema.js';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type PostResult = { balance: number; duplicate: boolean } | null;
@@ -25,8 +25,10 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
   const platforms = entry.platforms ? `{${entry.platforms.map((p) => `"${p.platform.replace(/["\\]/g, '')}"`).join(',')}}` : null;
   const platformCredits = entry.platforms ? `{${entry.platforms.map((p) => Math.trunc(p.credits)).join(',')}}` : null;
   try {
+    // The hold this debit settles goes in the same statement (issue 23): no extra round trip.
+    const settled = entry.holdId ? sql`released as (delete from credit_holds where id = ${entry.holdId}),` : sql``;
     const { rows } = await db.execute<{ before: string | null; duplicate: boolean; after: string | null }>(sql`
-      with dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
+      with ${settled} dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
       moved as (
         update accounts set credit_balance = credit_balance + ${amount}
         where id = ${accountId} and credit_balance + ${amount} >= 0 and not exists (select 1 from dup)
@@ -52,5 +54,16 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
 }
 
 export function createPgLedger(db: Db): Ledger {
-  return { post: (entry) => postEntry(db, entry) };
+  return {
+    post: (entry) => postEntry(db, entry),
+    async reserve(accountId, holdId, amount, ttlMs) {
+      const { rows } = await db.execute<{ free: string | null }>(sql`select reserve_credits(${accountId}, ${holdId}, ${amount}, ${Math.round(ttlMs)})::text as free`);
+      const free = rows[0]?.free;
+      return free !== null && free !== undefined && Number(free) >= amount;
+    },
+    async release(holdId) {
+      // Not made durable (as the hold itself): a release lost in a crash is a hold that expires.
+      await db.execute(sql`with quick as (select set_config('synchronous_commit', 'off', true)) delete from ${creditHolds} where id = ${holdId} and exists (select 1 from quick)`);
+    },
+  };
 }
