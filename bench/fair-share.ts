@@ -9,6 +9,10 @@
  * balance of 100; figure: platform requests per paid call, against one call's requests alone
  * (goal: no more; before credit holds, every call asked all four platforms). And the hold's own
  * cost: one reserve plus one release, against a `select 1` round trip.
+ *
+ * Then the job queue: account A submits 60 async searches (sandbox:async, 1.5 s each), then B
+ * submits one; figure: B's job time (submit to completed, polled every 100 ms) against B's job
+ * alone. Goal within 2x. Four worker slots, at most JOB_ACCOUNT_CONCURRENCY (2) of A's at once.
  *   npx tsx bench/fair-share.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
  */
 import type { AddressInfo } from 'node:net';
@@ -85,10 +89,12 @@ export async function run(): Promise<Row[]> {
     const [p50Alone, p50During] = [pct(alone.ms, 50), pct(during.ms, 50)];
     const allOk = [...alone.statuses, ...during.statuses].every((s) => s === '200 ok');
     progress(`fair-share: B alone ${alone.ms.map((x) => x.toFixed(0)).join(', ')} ms; during A's flood ${during.ms.map((x) => x.toFixed(0)).join(', ')} ms; statuses ${[...new Set(during.statuses)].join(', ')}`);
+    const jobs = await jobFairness();
     const spend = await upstreamSpend(app, replay);
     const hold = await holdCost(app);
     const scenario = '12 fair share (replay upstream)';
     return [
+      row(scenario, "B's job with A's 60 jobs queued (4 worker slots)", ms(jobs.during), `B's job alone ${ms(jobs.alone)}`, `${(jobs.during / jobs.alone).toFixed(2)}x (goal <= 2x)`, jobs.during <= 2 * jobs.alone),
       row(scenario, '50 parallel searches on 100 credits: platform requests per paid call', `${spend.requests} requests / ${spend.paid} paid = ${(spend.requests / spend.paid).toFixed(1)}`, `one call alone: ${spend.perCall} requests`, `${(spend.requests / spend.paid / spend.perCall).toFixed(2)}x (goal <= 1x)`, spend.requests <= spend.paid * spend.perCall),
       row(scenario, 'credit hold: reserve + release, p50', ms(hold.hold), `select 1 p50 ${ms(hold.select)}`, `${(hold.hold / hold.select).toFixed(1)}x a round trip (cached calls: none)`, true),
       row(scenario, `B's airbnb search p50 during A's ${FLOOD_BATCHES} x 50-id batches (${DELAY_MS} ms legs)`, ms(p50During), `B alone p50 ${ms(p50Alone)}`, `${(p50During / p50Alone).toFixed(2)}x (goal <= 2x, every leg ok: ${allOk})`, p50During <= 2 * p50Alone && allOk),
@@ -117,6 +123,38 @@ async function upstreamSpend(app: TestApp, replay: ReturnType<typeof createRepla
   const statuses = await Promise.all(Array.from({ length: 50 }, async () => (await search(poor.key)).status));
   // Only airbnb is live in this app: a search's worst case is 5 credits, so 100 pay for 20 calls.
   return { requests, paid: statuses.filter((s) => s === 200).length, perCall };
+}
+
+/** B's job time alone and behind A's 60 jobs, on an app of its own with the worker running. */
+async function jobFairness(): Promise<{ alone: number; during: number }> {
+  const app = await startBenchApp({ worker: true, config: { worker: { concurrency: 4, pollIntervalMs: 2_000, heartbeatMs: 5_000, staleAfterMs: 30_000, maxAttempts: 3 } } });
+  try {
+    const a = await app.newKey('sandbox');
+    const b = await app.newKey('sandbox');
+    let n = 0;
+    const submit = async (key: string): Promise<string> => {
+      const res = await fetch(`${app.baseUrl}/v1/search?location=sandbox:async&platforms=airbnb&limit=${1 + (n++ % 100)}&${dates(n)}`, { headers: bearer(key) });
+      if (res.status !== 202) throw new Error(`expected 202, got ${res.status}`);
+      return ((await res.json()) as { data: { jobId: string } }).data.jobId;
+    };
+    const timeJob = async (): Promise<number> => {
+      const started = performance.now();
+      const id = await submit(b.key);
+      for (;;) {
+        const body = (await (await fetch(`${app.baseUrl}/v1/jobs/${id}`, { headers: bearer(b.key) })).json()) as { data: { status: string } };
+        if (body.data.status === 'completed') return performance.now() - started;
+        if (body.data.status === 'failed') throw new Error('B job failed');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const alone = await timeJob();
+    for (let i = 0; i < 60; i++) await submit(a.key);
+    const during = await timeJob();
+    progress(`fair-share: B's job alone ${alone.toFixed(0)} ms, with A's 60 jobs queued ${during.toFixed(0)} ms`);
+    return { alone, during };
+  } finally {
+    await app.close();
+  }
 }
 
 async function holdCost(app: TestApp): Promise<{ hold: number; select: number }> {

@@ -26,6 +26,7 @@ const Env = z.object({
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(30_000),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(3),
+  JOB_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   LIVE_PLATFORMS: z.string().default('airbnb,booking,vrbo,google'),
   AIRBNB_BASE_URL: z.string().url().default('https://www.airbnb.com'),
   AIRBNB_API_KEY: z.string().optional(),
@@ -96,6 +97,8 @@ export interface Config {
   /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
   runWorker: boolean;
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
+  /** Jobs of one account running at once at most, across every worker (issue 23: fair job queue). */
+  jobAccountConcurrency: number;
   /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
   live: LiveConfig;
   /**
@@ -185,6 +188,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mcpProgressWaitSeconds: e.MCP_PROGRESS_WAIT_SECONDS,
     runWorker: e.RUN_WORKER === 'true',
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
+    jobAccountConcurrency: e.JOB_ACCOUNT_CONCURRENCY,
     live: {
       platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
       baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },

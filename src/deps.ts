@@ -131,7 +131,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     log,
     metrics: createMetrics(),
     latency: createLatencyTracker(),
-    jobs: createPgJobStore(database.db, config.worker.maxAttempts),
+    jobs: createPgJobStore(database.db, config.worker.maxAttempts, config.jobAccountConcurrency),
     clock,
     ids,
     keys,

@@ -26,6 +26,22 @@ export async function holdCredits(ctx: Authed, worst: number): Promise<void> {
 }
 
 /**
+ * A call accepted as a job (202) holds its largest possible cost from then until the job ends
+ * (issue 23): a job the balance not held by other calls and jobs could not pay is a free 402 now,
+ * not a job that fails later. The job's debit, or its failure, ends the hold (job-store.ts).
+ * Returns the hold's id, or null when the call costs nothing.
+ */
+export async function holdForJob(ctx: Authed, jobId: string, ttlMs: number): Promise<string | null> {
+  const worst = ctx.res.worstCredits ?? 0;
+  if (worst === 0) return null;
+  const id = `job:${jobId}`;
+  if (!(await ctx.deps.ledger.reserve(ctx.principal.accountId, id, worst, ttlMs))) {
+    throw new ServiceError('credit_balance_too_low', `This call can cost up to ${worst} credits; the balance not already held by this account's calls and jobs in flight is lower. No job was made and nothing was charged.`);
+  }
+  return id;
+}
+
+/**
  * Ends the call's hold when its debit did not (it charged nothing, or failed). The debit that
  * settles a call deletes the hold in its own statement and clears `ctx.res.hold`.
  */

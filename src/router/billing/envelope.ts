@@ -19,7 +19,7 @@ export function operationEnv(ctx: Authed): OperationEnv {
     now: deps.clock.now(),
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
-    beforeUpstream: (op, shape) => void (worst = assertCanPay(ctx, op, shape)),
+    beforeUpstream: (op, shape) => void (worst = ctx.res.worstCredits = assertCanPay(ctx, op, shape)),
     beforeFetch: () => holdCredits(ctx, worst),
     // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
