@@ -27,6 +27,7 @@ const Env = z.object({
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(30_000),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(3),
   JOB_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(500).optional(),
   LIVE_PLATFORMS: z.string().default('airbnb,booking,vrbo,google'),
   AIRBNB_BASE_URL: z.string().url().default('https://www.airbnb.com'),
   AIRBNB_API_KEY: z.string().optional(),
@@ -97,6 +98,11 @@ export interface Config {
   /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
   runWorker: boolean;
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
+  /**
+   * How long a running Idempotency-Key claim holds its key: past it, a retry takes the key over
+   * (its process is presumed dead). Default max(2 min, 2 x legDeadlineMs + 10 s).
+   */
+  idempotencyLeaseMs: number;
   /** Jobs of one account running at once at most, across every worker (issue 23: fair job queue). */
   jobAccountConcurrency: number;
   /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
@@ -189,6 +195,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     runWorker: e.RUN_WORKER === 'true',
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
     jobAccountConcurrency: e.JOB_ACCOUNT_CONCURRENCY,
+    idempotencyLeaseMs: e.IDEMPOTENCY_LEASE_MS ?? Math.max(120_000, 2 * e.LEG_DEADLINE_MS + 10_000),
     live: {
       platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
       baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },

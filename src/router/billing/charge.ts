@@ -25,7 +25,10 @@ export async function postCharge(ctx: Authed, credits: number, reason: string, a
     }
     if (outcome === 'unaffordable') throw new ServiceError('credit_balance_too_low', `This call costs ${credits} credits; the balance is lower. Nothing was charged.`);
     if (outcome === 'duplicate') throw new Error(`ledger entry req:${ctx.requestId} was already posted`);
-    // 'lost': the claim was taken over as stale; this request is still billed once, on its own.
+    // 'lost': a retry took the key over while this request was stalled (issue 23). Charging now
+    // would bill the key twice: the retry answers (and pays) for it, this request charges nothing.
+    ctx.idempotency = undefined;
+    throw new ServiceError('idempotency_key_in_use', 'This request stalled and a retry with the same Idempotency-Key took it over. Nothing was charged for this one; retry to get the stored answer.', { param: 'Idempotency-Key', retryAfterSeconds: 1 });
   }
   if (!entry) return;
   const posted = await ctx.deps.ledger.post(entry);
