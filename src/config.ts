@@ -11,6 +11,8 @@ const Env = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGN_IN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  CONSOLE_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  CONSOLE_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -84,6 +86,8 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Password sign-in tries per e-mail and per client address per minute (the throttle's buckets). */
   signIn: { perAccount: number; perAddress: number };
+  /** Console procedure calls per session and per account per minute (issue 23: its reads are heavy). */
+  consoleLimits: { perSession: number; perAccount: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
@@ -181,6 +185,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: (e.PUBLIC_URL ?? localOrigin(e.HOST, e.PORT)).replace(/\/$/, ''),
     publicUrlFromEnv: e.PUBLIC_URL !== undefined,
     signIn: { perAccount: e.SIGN_IN_PER_ACCOUNT_PER_MINUTE, perAddress: e.SIGN_IN_PER_ADDRESS_PER_MINUTE },
+    consoleLimits: { perSession: e.CONSOLE_PER_SESSION_PER_MINUTE, perAccount: e.CONSOLE_PER_ACCOUNT_PER_MINUTE },
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,

@@ -109,6 +109,7 @@ export interface DepsOverrides {
 export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
   const log = overrides.log ?? pino({ level: config.logLevel });
   const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'));
+  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'));
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
@@ -140,7 +141,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     admin,
     adminQueries: createAdminQueries(database.db),
     oauth: createOAuthStore(database.db),
-    console: createConsoleStore(database.db),
+    // The console's reads (ledger history, usage) run on a small pool of their own, so however
+    // heavy they get they never take a connection the billed path needs (issue 23).
+    console: createConsoleStore(consoleDatabase.db),
     cache,
     parsedMemo: createParsedMemo(),
     pageMemo: createPageMemo(),
@@ -186,6 +189,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       await live?.close();
       await jobEvents.close();
       await database.close();
+      await consoleDatabase.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -9,6 +9,7 @@ import { shapeAnswer } from './shaping/shape-answer.js';
 import { restRetries } from './retries/rest-retries.js';
 import { acceptAsync } from './jobs/async-jobs.js';
 import { releaseHold } from './billing/credit-hold.js';
+import { refuseControlCharacters } from './control-characters.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
@@ -24,6 +25,7 @@ const enter = t.middleware(async ({ ctx, path, getRawInput, next }) => {
     const principal = await authenticate(ctx);
     await rateLimit(ctx, principal);
     if (ctx.inputError) throw ctx.inputError;
+    refuseControlCharacters(await getRawInput());
     result = await next({ ctx: { principal } });
   } catch (cause) {
     result = failedResult(cause);

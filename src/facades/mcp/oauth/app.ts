@@ -8,6 +8,7 @@ import { oauthErrorHandler, shortErrors } from './errors.js';
 import { createOAuthProvider } from './provider.js';
 import { SCOPES } from './scopes.js';
 import { sameSecret, signInHandler } from './sign-in.js';
+import { controlCharacterField } from '../../../router/control-characters.js';
 
 /**
  * The OAuth 2.1 authorization server (spec 5.5) as an Express app mounted at the origin root:
@@ -25,6 +26,14 @@ export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
   app.use(shortErrors);
   // The sign-in limits count per client address: behind our proxies, the one they forwarded for.
   if (deps.config.trustedProxies.length > 0) app.set('trust proxy', deps.config.trustedProxies);
+
+  // Control characters in any parameter or field are refused before any handler (issue 23): a
+  // NUL byte must not reach PostgreSQL, and the answer names the field, as RFC 6749 errors do.
+  app.use(express.urlencoded({ extended: false }), express.json(), (req: Request, res: Response, next: NextFunction) => {
+    const field = controlCharacterField(req.query) ?? controlCharacterField(req.body);
+    if (!field) return next();
+    res.status(400).json({ error: 'invalid_request', error_description: `${field} contains a control character (such as NUL or a line break)` });
+  });
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
   app.use(['/token', '/revoke'], express.urlencoded({ extended: false }), async (req: Request, res: Response, next: NextFunction) => {
