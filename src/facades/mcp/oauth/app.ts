@@ -28,11 +28,18 @@ export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
   if (deps.config.trustedProxies.length > 0) app.set('trust proxy', deps.config.trustedProxies);
 
   // Control characters in any parameter or field are refused before any handler (issue 23): a
-  // NUL byte must not reach PostgreSQL, and the answer names the field, as RFC 6749 errors do.
+  // NUL byte must not reach PostgreSQL, and the answer names the field, in the RFC error each
+  // endpoint answers. /authorize with a known client and redirect URI reports its errors to that
+  // redirect URI (RFC 6749 4.1.2.1), so only those two are judged here; the sign-in form answers
+  // its own 4xx page for a broken field (sign-in.ts).
   app.use(express.urlencoded({ extended: false }), express.json(), (req: Request, res: Response, next: NextFunction) => {
-    const field = controlCharacterField(req.query) ?? controlCharacterField(req.body);
+    if (req.path === '/oauth/sign-in') return next();
+    const authorize = req.path === '/authorize';
+    const query = authorize ? { client_id: req.query.client_id, redirect_uri: req.query.redirect_uri } : req.query;
+    const field = controlCharacterField(query) ?? controlCharacterField(req.body);
     if (!field) return next();
-    res.status(400).json({ error: 'invalid_request', error_description: `${field} contains a control character (such as NUL or a line break)` });
+    const error = req.path === '/register' ? 'invalid_client_metadata' : authorize && field === 'client_id' ? 'invalid_client' : 'invalid_request';
+    res.status(400).json({ error, error_description: `${field} contains a control character (such as NUL or a line break)` });
   });
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
