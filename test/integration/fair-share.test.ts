@@ -33,7 +33,8 @@ const unknownIds = () => Array.from({ length: 50 }, () => 70_000_000 + ++serial)
 
 describe('fair share of a platform connections', () => {
   it("keeps another account's airbnb leg ok while one account floods, and never opens the breaker", async () => {
-    const flood = await app.newKey('live', { plan: 'scale', credits: 1_000 });
+    // Enough to hold ten batches' worst case (50 ids x 3 credits each), though unknown ids cost 0.
+    const flood = await app.newKey('live', { plan: 'scale', credits: 2_000 });
     const victim = await app.newKey('live', { plan: 'scale', credits: 1_000 });
     const batches = Array.from({ length: 10 }, () => app.get(`/v1/availability?platform=airbnb&listingIds=${unknownIds()}&startDate=2027-06-07&endDate=2027-06-13`, flood.key).then((r) => r.status));
     await new Promise((r) => setTimeout(r, 200));
@@ -50,7 +51,7 @@ describe('fair share of a platform connections', () => {
     for (const status of await Promise.all(batches)) expect([200, 503]).toContain(status);
     expect(lines.some((l) => l.includes('circuit breaker opened'))).toBe(false);
     // Unknown ids and timed-out legs are free; the victim paid for its three ok searches only.
-    expect(await app.balanceOf(flood.accountId)).toBe(1_000);
+    expect(await app.balanceOf(flood.accountId)).toBe(2_000);
     expect(await app.balanceOf(victim.accountId)).toBe(1_000 - 3 * 5);
   });
 });
