@@ -58,6 +58,7 @@ export async function run(): Promise<Row[]> {
         timeoutMs: 10_000, // per attempt: longer than the leg deadline, which is what must cut a hung leg
         retries: 0,
         concurrency: 8,
+        accountConcurrency: 8, // one account alone: the whole pool, as before fair shares
       },
     },
   });

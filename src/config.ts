@@ -11,6 +11,8 @@ const Env = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGN_IN_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  CONSOLE_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  CONSOLE_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -26,6 +28,8 @@ const Env = z.object({
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_STALE_MS: z.coerce.number().int().min(500).default(30_000),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(25).default(3),
+  JOB_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(500).optional(),
   LIVE_PLATFORMS: z.string().default('airbnb,booking,vrbo,google'),
   AIRBNB_BASE_URL: z.string().url().default('https://www.airbnb.com'),
   AIRBNB_API_KEY: z.string().optional(),
@@ -36,6 +40,7 @@ const Env = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   UPSTREAM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  UPSTREAM_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(6),
   BREAKER_FAILURE_RATE: z.coerce.number().gt(0).lt(1).default(0.5),
   BREAKER_WINDOW_MS: z.coerce.number().int().min(1_000).default(10_000),
   BREAKER_MIN_CALLS: z.coerce.number().int().min(1).default(10),
@@ -61,7 +66,10 @@ export interface LiveConfig {
   googleApiKey: string | null;
   timeoutMs: number;
   retries: number;
+  /** Legs in flight to one platform at most (its connections); more wait, accounts served round-robin. */
   concurrency: number;
+  /** Legs in flight to one platform for one account at most, so others always find a slot soon. */
+  accountConcurrency: number;
 }
 
 export interface Config {
@@ -78,6 +86,8 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Password sign-in tries per e-mail and per client address per minute (the throttle's buckets). */
   signIn: { perAccount: number; perAddress: number };
+  /** Console procedure calls per session and per account per minute (issue 23: its reads are heavy). */
+  consoleLimits: { perSession: number; perAccount: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
@@ -92,6 +102,13 @@ export interface Config {
   /** Whether the API process also runs the job worker (`npm run worker` runs it alone). */
   runWorker: boolean;
   worker: { concurrency: number; pollIntervalMs: number; heartbeatMs: number; staleAfterMs: number; maxAttempts: number };
+  /**
+   * How long a running Idempotency-Key claim holds its key: past it, a retry takes the key over
+   * (its process is presumed dead). Default max(2 min, 2 x legDeadlineMs + 10 s).
+   */
+  idempotencyLeaseMs: number;
+  /** Jobs of one account running at once at most, across every worker (issue 23: fair job queue). */
+  jobAccountConcurrency: number;
   /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
   live: LiveConfig;
   /**
@@ -168,6 +185,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: (e.PUBLIC_URL ?? localOrigin(e.HOST, e.PORT)).replace(/\/$/, ''),
     publicUrlFromEnv: e.PUBLIC_URL !== undefined,
     signIn: { perAccount: e.SIGN_IN_PER_ACCOUNT_PER_MINUTE, perAddress: e.SIGN_IN_PER_ADDRESS_PER_MINUTE },
+    consoleLimits: { perSession: e.CONSOLE_PER_SESSION_PER_MINUTE, perAccount: e.CONSOLE_PER_ACCOUNT_PER_MINUTE },
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
@@ -181,6 +199,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mcpProgressWaitSeconds: e.MCP_PROGRESS_WAIT_SECONDS,
     runWorker: e.RUN_WORKER === 'true',
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
+    jobAccountConcurrency: e.JOB_ACCOUNT_CONCURRENCY,
+    idempotencyLeaseMs: e.IDEMPOTENCY_LEASE_MS ?? Math.max(120_000, 2 * e.LEG_DEADLINE_MS + 10_000),
     live: {
       platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
       baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },
@@ -189,6 +209,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       retries: e.UPSTREAM_RETRIES,
       concurrency: e.UPSTREAM_CONCURRENCY,
+      accountConcurrency: Math.min(e.UPSTREAM_ACCOUNT_CONCURRENCY, e.UPSTREAM_CONCURRENCY),
     },
     breakerFailureRate: e.BREAKER_FAILURE_RATE,
     breakerWindowMs: e.BREAKER_WINDOW_MS,

@@ -15,6 +15,7 @@ import { createMemoryRateLimiter } from './adapters/memory/rate-limiter.js';
 import { createSandboxAdapters } from './adapters/platforms/sandbox/adapter.js';
 import { createLiveAdapters } from './adapters/platforms/registry.js';
 import { createPlatformBreakers, type PlatformBreakers } from './adapters/platforms/circuit-breakers.js';
+import { createPlatformShares, type PlatformShares } from './adapters/platforms/fair-share.js';
 import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/accounts/key-store.js';
 import { cachedKeyStore } from './adapters/memory/key-cache.js';
@@ -76,6 +77,8 @@ export interface Deps {
   platforms: Record<KeyEnv, AdapterSet>;
   /** One circuit breaker per live platform, shared by every account of this process. */
   breakers: PlatformBreakers;
+  /** Each account's fair share of each live platform's connections (issue 23), per process. */
+  upstreamShares: PlatformShares;
   /** REST Idempotency-Key answers, and the job-end events long polls wait on (issue 17). */
   idempotency: IdempotencyStore;
   jobEvents: JobEvents;
@@ -106,6 +109,7 @@ export interface DepsOverrides {
 export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
   const log = overrides.log ?? pino({ level: config.logLevel });
   const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'));
+  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'));
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
@@ -128,7 +132,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     log,
     metrics: createMetrics(),
     latency: createLatencyTracker(),
-    jobs: createPgJobStore(database.db, config.worker.maxAttempts),
+    jobs: createPgJobStore(database.db, config.worker.maxAttempts, config.jobAccountConcurrency),
     clock,
     ids,
     keys,
@@ -137,7 +141,9 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     admin,
     adminQueries: createAdminQueries(database.db),
     oauth: createOAuthStore(database.db),
-    console: createConsoleStore(database.db),
+    // The console's reads (ledger history, usage) run on a small pool of their own, so however
+    // heavy they get they never take a connection the billed path needs (issue 23).
+    console: createConsoleStore(consoleDatabase.db),
     cache,
     parsedMemo: createParsedMemo(),
     pageMemo: createPageMemo(),
@@ -163,6 +169,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
         else log.info({ platform }, 'circuit breaker closed: a probe succeeded');
       },
     ),
+    upstreamShares: createPlatformShares({ slots: config.live.concurrency, perAccount: config.live.accountConcurrency }),
     idempotency: createPgIdempotencyStore(database.db),
     jobEvents,
     webhooks: createPgWebhookStore(database.db),
@@ -182,6 +189,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       await live?.close();
       await jobEvents.close();
       await database.close();
+      await consoleDatabase.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -25,6 +25,10 @@ export interface ResponseBag {
    * `fields` may have shaped.
    */
   billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' };
+  /** The credits this call holds against the balance while its legs run (issue 23, credit-hold.ts). */
+  hold?: { id: string; credits: number } | undefined;
+  /** The call's largest possible cost, once its 402 check passed: what a job made of it holds. */
+  worstCredits?: number;
 }
 
 /**

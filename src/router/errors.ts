@@ -3,6 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ServiceError, type ERROR_STATUS, type ErrorCode } from '../domain/errors.js';
 import { fromValidation, type ZodLikeIssue } from './validation-errors.js';
 import { isDependencyUnavailable, serviceUnavailable } from './dependency-errors.js';
+import { invalidText, isInvalidText } from './control-characters.js';
 
 /** Every HTTP status of the error table. */
 type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
@@ -37,6 +38,7 @@ function isZodError(e: unknown): e is { issues: ZodLikeIssue[] } {
 export function toServiceError(err: unknown, rawInput?: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
   if (isDependencyUnavailable(err)) return serviceUnavailable();
+  if (isInvalidText(err)) return invalidText();
   if (err instanceof TRPCError) {
     if (err.cause instanceof ServiceError) return err.cause;
     if (err.code === 'BAD_REQUEST' && isZodError(err.cause)) return fromValidation(err.cause.issues, rawInput);

@@ -8,6 +8,8 @@ import { costControls } from './billing/cost-controls.js';
 import { shapeAnswer } from './shaping/shape-answer.js';
 import { restRetries } from './retries/rest-retries.js';
 import { acceptAsync } from './jobs/async-jobs.js';
+import { releaseHold } from './billing/credit-hold.js';
+import { refuseControlCharacters } from './control-characters.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
@@ -23,6 +25,7 @@ const enter = t.middleware(async ({ ctx, path, getRawInput, next }) => {
     const principal = await authenticate(ctx);
     await rateLimit(ctx, principal);
     if (ctx.inputError) throw ctx.inputError;
+    refuseControlCharacters(await getRawInput());
     result = await next({ ctx: { principal } });
   } catch (cause) {
     result = failedResult(cause);
@@ -37,6 +40,6 @@ export const router = t.router;
  * The steps of a billed operation between `.input()` and `.output()`, outermost first (issue 16
  * cost controls, issue 17 retries, spec 4.9's 202): one middleware level for all of them.
  */
-export const billedSteps = steps(costControls, restRetries, acceptAsync);
+export const billedSteps = steps(costControls, restRetries, acceptAsync, releaseHold);
 /** The same, for operations whose answer `fields=` and `view=compact` shape (after billing). */
-export const shapeableBilledSteps = steps(costControls, shapeAnswer, restRetries, acceptAsync);
+export const shapeableBilledSteps = steps(costControls, shapeAnswer, restRetries, acceptAsync, releaseHold);

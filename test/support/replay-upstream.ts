@@ -27,12 +27,16 @@ export async function startReplayUpstream(dir = 'fixtures/replay'): Promise<Repl
 }
 
 /** Every live platform pointed at the replay upstream at `url`; tests default to short timeouts and no retries. */
-export function replayLiveConfig(url: string, client: Pick<LiveConfig, 'timeoutMs' | 'retries' | 'concurrency'> = { timeoutMs: 2_000, retries: 0, concurrency: 4 }): LiveConfig {
+export function replayLiveConfig(
+  url: string,
+  client: Pick<LiveConfig, 'timeoutMs' | 'retries' | 'concurrency'> & Partial<Pick<LiveConfig, 'accountConcurrency'>> = { timeoutMs: 2_000, retries: 0, concurrency: 4 },
+): LiveConfig {
   return {
     platforms: ['airbnb', 'booking', 'vrbo', 'google'],
     baseUrls: { airbnb: `${url}/airbnb`, booking: `${url}/booking`, vrbo: `${url}/vrbo`, google: `${url}/google` },
     airbnbApiKey: null,
     googleApiKey: 'replay-key',
+    accountConcurrency: client.concurrency,
     ...client,
   };
 }

@@ -31,6 +31,9 @@ describe('callback addresses', () => {
     ['169.254.169.254', 'forbidden'], ['0.0.0.0', 'forbidden'], ['224.0.0.1', 'forbidden'], ['255.255.255.255', 'forbidden'], ['198.18.0.1', 'forbidden'],
     ['fd00:ec2::254', 'forbidden'], ['fe80::1', 'forbidden'], ['fe80::1%eth0', 'forbidden'], ['::', 'forbidden'], ['ff02::1', 'forbidden'],
     ['::ffff:169.254.169.254', 'forbidden'], ['::ffff:a9fe:a9fe', 'forbidden'], ['64:ff9b::a9fe:a9fe', 'forbidden'], ['2002:c0a8:101::', 'forbidden'],
+    // Issue 23: forms that embed 127.0.0.1 another way (SIIT translated, local-use NAT64, ISATAP).
+    ['::ffff:0:7f00:1', 'forbidden'], ['::ffff:0:127.0.0.1', 'forbidden'], ['64:ff9b:1::7f00:1', 'forbidden'], ['64:ff9b:1:0:0:0:7f00:1', 'forbidden'],
+    ['64:ff9b:1::808:808', 'forbidden'], ['2606:4700::5efe:7f00:1', 'forbidden'], ['2606:4700::200:5efe:7f00:1', 'forbidden'], ['::ffff:0:808:808', 'public'],
     ['not-an-address', 'forbidden'],
   ])('%s is %s', (address, verdict) => {
     expect(classifyAddress(address)).toBe(verdict);
@@ -45,6 +48,9 @@ describe('callback addresses', () => {
     await expect(checkCallbackUrl('http://hooks.example.com/x', policy(['93.184.216.34']))).rejects.toMatchObject({ param: 'callbackUrl' });
     await expect(checkCallbackUrl('https://u:p@hooks.example.com/x', policy(['93.184.216.34']))).rejects.toMatchObject({ param: 'callbackUrl' });
     await expect(checkCallbackUrl('https://0x7f.1/x', policy([]))).rejects.toMatchObject({ param: 'callbackUrl' });
+    for (const host of ['[::ffff:0:7f00:1]', '[64:ff9b:1::7f00:1]', '[::ffff:0:127.0.0.1]']) {
+      await expect(checkCallbackUrl(`https://${host}/x`, policy([]))).rejects.toMatchObject({ param: 'callbackUrl', subCode: 'callback_url_not_allowed' });
+    }
     await expect(checkCallbackUrl('http://127.0.0.1:9/x', policy([], true))).resolves.toMatchObject({ addresses: ['127.0.0.1'] });
     await expect(checkCallbackUrl('http://10.0.0.1/x', policy([], true))).rejects.toMatchObject({ param: 'callbackUrl' });
     await expect(checkCallbackUrl(['https://a.example/', 'https://b.example/'], policy(['93.184.216.34']))).rejects.toMatchObject({ subCode: 'invalid_callback_url' });

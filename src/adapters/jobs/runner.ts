@@ -3,6 +3,7 @@ import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrat
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { TASKS, type TaskName } from './tasks.js';
+import { IDLE_IN_TRANSACTION_MS } from '../postgres/db.js';
 
 /** graphile-worker's own schema (`graphile_worker`), applied beside ours; idempotent. */
 export async function migrateQueue(connectionString: string): Promise<void> {
@@ -55,7 +56,8 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
   const logger = quietLogger(o.log);
   // Our own pool, with an error handler: a connection the database drops (restart, shutdown) is
   // logged instead of crashing the process, and the pool is ended when the runner stops.
-  const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 3 });
+  // A frozen worker's open transaction is ended by the server, as on the service's own pool (db.ts).
+  const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 3, options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}` });
   let stopped = false;
   // After stop() a connection the server ends is one we let go (pool.end() does not wait for it).
   const lost = (err: Error) => void (stopped || o.log.warn({ err: String(err) }, 'job queue connection lost'));

@@ -32,7 +32,10 @@ export function connect(url: string, max = 10, onError: (err: Error) => void = (
     // (a retryable 503, nothing charged), and while it waits the server checks every second that
     // this process is still connected: if it was killed, the statement is cancelled instead of
     // committing a debit after the kill (PostgreSQL 14+).
-    options: `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS}`,
+    // A transaction left open by a frozen process (SIGSTOP, a stalled VM) is ended by the server
+    // after IDLE_IN_TRANSACTION, so it cannot hold an account's row, and every billed call of
+    // that account, for minutes (issue 23).
+    options: `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
   });
   // pool.end() resolves before the server has seen every connection go: once we close, a
   // connection ended by the server is one we let go, not one lost.
@@ -55,6 +58,7 @@ export function connect(url: string, max = 10, onError: (err: Error) => void = (
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const LOCK_TIMEOUT_MS = 5_000;
 export const CONNECTION_CHECK_MS = 1_000;
+export const IDLE_IN_TRANSACTION_MS = 10_000;
 
 /** Applies the SQL migrations in drizzle/ (idempotent), on a connection of its own. */
 export async function runMigrations(url: string): Promise<void> {

@@ -36,6 +36,18 @@ export const apiKeys = pgTable(
 );
 
 /** Append-only: every balance change is one row (a trigger refuses UPDATE and DELETE). */
+/** Credits a live call holds while its legs run (issue 23; drizzle/0014_credit_holds.sql). */
+export const creditHolds = pgTable(
+  'credit_holds',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('credit_holds_account_idx').on(t.accountId), check('credit_holds_amount_check', sql`${t.amount} > 0`)],
+);
+
 export const creditLedger = pgTable(
   'credit_ledger',
   {

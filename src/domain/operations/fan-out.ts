@@ -58,15 +58,21 @@ export interface LegRuntime {
   /** Told as each leg settles, in order of completion, so a caller can report progress; absent: nobody listens. */
   legSettled?(leg: SettledLeg): void;
   /**
-   * Runs an uncached leg (the upstream call and its deadline) through the platform's circuit
-   * breaker, on behalf of the caller; absent: legs run unguarded (sandbox).
+   * Runs an uncached leg (the upstream call and its deadline) in the caller's fair share of the
+   * platform's connections and through its circuit breaker; `signal` is the leg's deadline, which
+   * may pass while the leg still waits for a slot. Absent: legs run unguarded (sandbox).
    */
-  guard?<T>(platform: Platform, leg: () => Promise<T>): Promise<T>;
+  guard?<T>(platform: Platform, leg: () => Promise<T>, signal: AbortSignal): Promise<T>;
   /**
    * A dry run (issue 16): told which legs are cached once the cache was read, before any upstream
    * work or async projection; it ends the call by throwing. Absent: legs run.
    */
   preview?(legs: { platform: Platform; cachedCount: number | null }[]): void;
+  /**
+   * Called once, when the cache was read and the call stays inline, before the first uncached leg
+   * is sent: may refuse the call (the credit hold's 402). Absent, or no uncached leg: not called.
+   */
+  beforeFetch?(): Promise<void>;
   /** An answer the adapter could not read: `reason` is the parser's, for operators only. */
   observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
@@ -134,7 +140,7 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
   deadline.catch(() => undefined);
   const attempt = () => Promise.race([spec.run(controller.signal), deadline]);
   try {
-    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt) : attempt());
+    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt, controller.signal) : attempt());
     clearTimeout(timer);
     // Answers are cached, failures and "not found" (null) are not: the next call asks again.
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);
@@ -169,6 +175,7 @@ export async function runLegs<T>(specs: LegSpec<T>[], runtime: LegRuntime): Prom
     const estimated = Math.max(0, ...misses.map((s, i) => s.runMs ?? projections[i]!));
     if (runtime.alwaysAsync || projected > runtime.asyncThresholdMs!) throw new AsyncRequired(projected, [...new Set(specs.map((s) => s.platform))], estimated);
   }
+  if (misses.length > 0) await runtime.beforeFetch?.();
   return Promise.all(
     specs.map(async (spec, i) => {
       const hit = hits[i];

@@ -10,9 +10,18 @@ export interface LedgerEntry {
   /** A billed call's outcome: 'partial' when a platform failed (and was not billed). */
   status?: 'complete' | 'partial';
   keyId?: string;
+  /** The credit hold this debit settles: deleted in the same statement that moves the balance. */
+  holdId?: string;
 }
 
 export interface Ledger {
   /** Applies the entry and moves the balance in one transaction; null when a debit would overdraw. */
   post(entry: LedgerEntry): Promise<{ balance: number; duplicate: boolean } | null>;
+  /**
+   * Holds `amount` credits of the account's balance for a call about to ask platforms (issue 23),
+   * when the balance not held by other calls covers it; false otherwise. One round trip. The hold
+   * ends when a debit names it, when `release` is called, or after `ttlMs` (a dead process's hold).
+   */
+  reserve(accountId: string, holdId: string, amount: number, ttlMs: number): Promise<boolean>;
+  release(holdId: string): Promise<void>;
 }

@@ -3,7 +3,8 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
 /**
  * Where a webhook may never go: loopback, private, link-local (cloud metadata lives there),
  * shared (CGNAT, Alibaba's metadata), multicast, reserved and documentation ranges, in IPv4 and
- * IPv6. IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4) are judged by that address.
+ * IPv6. IPv6 forms that embed an IPv4 address (mapped, translated, NAT64, 6to4, ISATAP) are
+ * judged by that address; other NAT64 forms (64:ff9b:1::/48 and kin) are never public.
  */
 const V4: [string, number][] = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
@@ -44,10 +45,22 @@ function embeddedV4(v6: string): string | null {
   if (g.length !== 8) return null;
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(5) && g[5] === 0xffff) return v4Of(g[6]!, g[7]!); // ::ffff:a.b.c.d
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return v4Of(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (SIIT translated)
   if (zeros(6)) return v4Of(g[6]!, g[7]!); // ::a.b.c.d (deprecated compatible form)
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Of(g[6]!, g[7]!); // NAT64
   if (g[0] === 0x2002) return v4Of(g[1]!, g[2]!); // 6to4
+  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe) return v4Of(g[6]!, g[7]!); // ISATAP interface id
   return null;
+}
+
+/**
+ * Translation prefixes whose IPv4 address a translator of the operator's own network may place
+ * anywhere (RFC 6052's other lengths, RFC 8215's local-use 64:ff9b:1::/48): which address they
+ * reach cannot be read with certainty, so they are never public.
+ */
+function untrustedTranslation(v6: string): boolean {
+  const g = groups(v6);
+  return g.length === 8 && g[0] === 0x64 && g[1] === 0xff9b;
 }
 
 export type AddressVerdict = 'public' | 'loopback' | 'forbidden';
@@ -63,6 +76,7 @@ export function classifyAddress(address: string): AddressVerdict {
     if (blocked.check(bare, 'ipv6')) return 'forbidden';
     const inner = embeddedV4(bare);
     if (inner) return classifyAddress(inner) === 'public' ? 'public' : 'forbidden';
+    if (untrustedTranslation(bare)) return 'forbidden';
     return 'public';
   }
   return 'forbidden';

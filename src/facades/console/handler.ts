@@ -9,6 +9,8 @@ import { createContext, type Context } from '../../router/context.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { clientAddress } from '../client-address.js';
 import { toServiceError } from '../../router/errors.js';
+import { describeFailure } from '../../router/dependency-errors.js';
+import { refuseControlCharacters } from '../../router/control-characters.js';
 import { consoleFile } from './static.js';
 import { proceduresOf } from '../../router/trpc-internals.js';
 
@@ -84,6 +86,7 @@ export function createConsoleHandler(deps: Deps) {
 
   async function signIn(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const body = await readJson(req);
+    refuseControlCharacters(body);
     const email = typeof body.email === 'string' ? body.email : '';
     const password = typeof body.password === 'string' ? body.password : '';
     if (!email) throw new ServiceError('missing_parameter', 'email is required.', { param: 'email' });
@@ -161,7 +164,8 @@ export function createConsoleHandler(deps: Deps) {
     } catch (err) {
       if (res.headersSent) return void res.end();
       const failure = toServiceError(err); // a database outage is a 503, anything unknown a 500
-      if (failure.code === 'internal_error') deps.log.error({ requestId, face: 'console', message: err instanceof Error ? err.message : String(err) }, 'internal error');
+      // Through the one failure describer: a failed query's message carries its SQL and parameters.
+      if (failure.code === 'internal_error') deps.log.error({ requestId, face: 'console', ...describeFailure(err) }, 'internal error');
       fail(res, failure, requestId);
     }
   };

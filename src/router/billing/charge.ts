@@ -14,21 +14,26 @@ export async function postCharge(ctx: Authed, credits: number, reason: string, a
   // Checked just before posting: a client that left is not billed. What remains is the window
   // between this check and the response reaching the socket (README, Reliability).
   if (credits > 0 && ctx.clientGone()) throw new ClientGone();
-  const entry: LedgerEntry | null = credits > 0 ? { accountId: ctx.principal.accountId, entryKey: `req:${ctx.requestId}`, amount: -credits, reason, ...billed, keyId: ctx.principal.keyId } : null;
+  const entry: LedgerEntry | null = credits > 0 ? { accountId: ctx.principal.accountId, entryKey: `req:${ctx.requestId}`, amount: -credits, reason, ...billed, keyId: ctx.principal.keyId, ...(ctx.res.hold ? { holdId: ctx.res.hold.id } : {}) } : null;
   const claim = ctx.idempotency;
   if (claim) {
     const outcome = await ctx.deps.idempotency.complete(claim, { status: 200, headers: {}, body: answer }, entry);
     if (outcome === 'stored') {
       claim.stored = true;
+      ctx.res.hold = undefined; // the debit's statement deleted it
       return;
     }
     if (outcome === 'unaffordable') throw new ServiceError('credit_balance_too_low', `This call costs ${credits} credits; the balance is lower. Nothing was charged.`);
     if (outcome === 'duplicate') throw new Error(`ledger entry req:${ctx.requestId} was already posted`);
-    // 'lost': the claim was taken over as stale; this request is still billed once, on its own.
+    // 'lost': a retry took the key over while this request was stalled (issue 23). Charging now
+    // would bill the key twice: the retry answers (and pays) for it, this request charges nothing.
+    ctx.idempotency = undefined;
+    throw new ServiceError('idempotency_key_in_use', 'This request stalled and a retry with the same Idempotency-Key took it over. Nothing was charged for this one; retry to get the stored answer.', { param: 'Idempotency-Key', retryAfterSeconds: 1 });
   }
   if (!entry) return;
   const posted = await ctx.deps.ledger.post(entry);
   if (!posted) throw new ServiceError('credit_balance_too_low', `This call costs ${credits} credits; the balance is lower. Nothing was charged.`);
   // A request id is never reused; if its entry exists, this call was not paid for and gets no data.
   if (posted.duplicate) throw new Error(`ledger entry req:${ctx.requestId} was already posted`);
+  ctx.res.hold = undefined; // the debit's statement deleted it
 }

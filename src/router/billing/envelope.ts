@@ -5,6 +5,7 @@ import { legCredits } from '../../domain/billing/pricing.js';
 import type { Authed } from '../context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
+import { holdCredits } from './credit-hold.js';
 import { dryRunHooks } from './dry-run.js';
 import { trustValidatedPage } from '../page-output.js';
 
@@ -12,12 +13,14 @@ import { trustValidatedPage } from '../page-output.js';
 /** The environment a domain verb runs in: the adapters of the caller's key kind. */
 export function operationEnv(ctx: Authed): OperationEnv {
   const { deps } = ctx;
+  let worst = 0;
   return {
     adapters: deps.platforms[ctx.principal.env],
     now: deps.clock.now(),
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
-    beforeUpstream: (op, shape) => assertCanPay(ctx, op, shape),
+    beforeUpstream: (op, shape) => void (worst = ctx.res.worstCredits = assertCanPay(ctx, op, shape)),
+    beforeFetch: () => holdCredits(ctx, worst),
     // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,
@@ -28,8 +31,12 @@ export function operationEnv(ctx: Authed): OperationEnv {
     asyncThresholdMs: ctx.transport === 'worker' ? undefined : deps.config.asyncThresholdMs,
     ...(ctx.alwaysAsync && ctx.transport !== 'worker' ? { alwaysAsync: true } : {}),
     expectedMs: deps.latency.expectedMs,
-    // Breakers guard live platforms only: sandbox failures are deliberate and must stay reproducible.
-    guard: ctx.principal.env === 'live' ? (platform, leg) => deps.breakers.run(platform, ctx.principal.accountId, leg) : undefined,
+    // Live platforms only: sandbox failures are deliberate and must stay reproducible. The wait for
+    // a connection slot sits outside the breaker: a leg that was never sent is no platform fault.
+    guard:
+      ctx.principal.env === 'live'
+        ? (platform, leg, signal) => deps.upstreamShares.run(platform, ctx.principal.accountId, signal, () => deps.breakers.run(platform, ctx.principal.accountId, leg))
+        : undefined,
     // Drift on a live platform's side: visible at once, with the parser's reason, never to the
     // client. The sandbox's format trigger is deliberate, not drift.
     observeFormatError:

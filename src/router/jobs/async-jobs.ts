@@ -2,6 +2,7 @@ import { AsyncRequired } from '../../domain/operations/fan-out.js';
 import type { Platform } from '../../domain/platforms.js';
 import { JOB_RETENTION_MS, jobDedupKey, pollAfterSeconds, pollUrl, remainingSeconds } from './jobs.js';
 import type { Step } from '../middleware/steps.js';
+import { holdForJob } from '../billing/credit-hold.js';
 
 /**
  * spec 4.9: a call whose uncached legs are projected past the threshold answers 202 at once,
@@ -17,8 +18,10 @@ export const acceptAsync: Step = async ({ ctx, path, input, next }) => {
   const { estimatedMs, platforms } = result.error.cause;
   const principal = ctx.principal!;
   const now = ctx.deps.clock.now();
-  const { job } = await ctx.deps.jobs.enqueue({
-    id: ctx.deps.ids.jobId(),
+  const jobId = ctx.deps.ids.jobId();
+  const hold = await holdForJob({ ...ctx, principal }, jobId, JOB_RETENTION_MS);
+  const enqueued = ctx.deps.jobs.enqueue({
+    id: jobId,
     accountId: principal.accountId,
     keyId: principal.keyId,
     keyEnv: principal.env,
@@ -30,6 +33,12 @@ export const acceptAsync: Step = async ({ ctx, path, input, next }) => {
     now,
     expiresAt: new Date(now.getTime() + JOB_RETENTION_MS),
   });
+  // The same call already in flight answers its job, which holds its own credits.
+  const { job, created } = await enqueued.catch(async (err: unknown) => {
+    if (hold) await ctx.deps.ledger.release(hold);
+    throw err;
+  });
+  if (hold && !created) await ctx.deps.ledger.release(hold);
   ctx.res.status = 202;
   ctx.res.headers['Retry-After'] = String(pollAfterSeconds(job, now));
   const handle = { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: remainingSeconds(job, now) };

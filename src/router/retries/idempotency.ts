@@ -27,11 +27,12 @@ export function requestFingerprint(procedure: string, principal: Principal, inpu
 }
 
 /**
- * A running claim older than this was left by a process that died mid-request (nothing was
- * charged: the charge commits with the answer), so a retry may take it over.
+ * A running claim older than this (IDEMPOTENCY_LEASE_MS) was left by a process that died or
+ * froze mid-request, so a retry may take it over; the debit is fenced by the claim, so the first
+ * request, should it wake, never charges (issue 23).
  */
 function staleAfterMs(ctx: Context): number {
-  return Math.max(120_000, 2 * ctx.deps.config.legDeadlineMs + 10_000);
+  return ctx.deps.config.idempotencyLeaseMs;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Ledger, LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
-import { accounts } from '../schema.js';
+import { accounts, creditHolds } from '../schema.js';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type PostResult = { balance: number; duplicate: boolean } | null;
@@ -18,6 +18,21 @@ const UNIQUE_VIOLATION = '23505';
  * caller's transaction too (a job's result and its charge commit together).
  */
 export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostResult> {
+  const result = await postGuarded(db, entry, null);
+  return result === 'fenced_out' ? null : result;
+}
+
+/**
+ * As postEntry, with a fence (issue 23): a query that returns a row while the poster still holds
+ * what entitles it to charge (an Idempotency-Key claim's token). It runs in the SAME statement as
+ * the debit, which moves nothing unless the fence returned a row: a process that lost its claim
+ * while it was frozen can never post. 'fenced_out' when the fence stopped it.
+ */
+export async function postFencedEntry(db: Db | Tx, entry: LedgerEntry, fence: SQL): Promise<PostResult | 'fenced_out'> {
+  return postGuarded(db, entry, fence);
+}
+
+async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null): Promise<PostResult | 'fenced_out'> {
   const { accountId, entryKey, amount, reason } = entry;
   // The console's columns ride in the same statement: no extra round trip on the billed path.
   // Array literals, since drizzle would spread a JS array into a parameter list; platform names
@@ -25,11 +40,15 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
   const platforms = entry.platforms ? `{${entry.platforms.map((p) => `"${p.platform.replace(/["\\]/g, '')}"`).join(',')}}` : null;
   const platformCredits = entry.platforms ? `{${entry.platforms.map((p) => Math.trunc(p.credits)).join(',')}}` : null;
   try {
-    const { rows } = await db.execute<{ before: string | null; duplicate: boolean; after: string | null }>(sql`
-      with dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
+    // The hold this debit settles goes in the same statement (issue 23): no extra round trip.
+    const settled = entry.holdId ? sql`released as (delete from credit_holds where id = ${entry.holdId}),` : sql``;
+    const fenced = fence ? sql`fence as (${fence}),` : sql``;
+    const entitled = fence ? sql`and exists (select 1 from fence)` : sql``;
+    const { rows } = await db.execute<{ before: string | null; duplicate: boolean; after: string | null; entitled: boolean }>(sql`
+      with ${settled} ${fenced} dup as (select 1 from credit_ledger where entry_key = ${entryKey}),
       moved as (
         update accounts set credit_balance = credit_balance + ${amount}
-        where id = ${accountId} and credit_balance + ${amount} >= 0 and not exists (select 1 from dup)
+        where id = ${accountId} and credit_balance + ${amount} >= 0 and not exists (select 1 from dup) ${entitled}
         returning credit_balance
       ),
       appended as (
@@ -39,8 +58,10 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
       )
       select (select credit_balance::text from accounts where id = ${accountId}) as before,
              exists (select 1 from dup) as duplicate,
-             (select balance_after::text from appended) as after`);
+             (select balance_after::text from appended) as after,
+             ${fence ? sql`exists (select 1 from fence)` : sql`true`} as entitled`);
     const row = rows[0]!;
+    if (!row.entitled) return 'fenced_out';
     if (row.after !== null) return { balance: Number(row.after), duplicate: false };
     if (row.duplicate && row.before !== null) return { balance: Number(row.before), duplicate: true };
     return null;
@@ -52,5 +73,16 @@ export async function postEntry(db: Db | Tx, entry: LedgerEntry): Promise<PostRe
 }
 
 export function createPgLedger(db: Db): Ledger {
-  return { post: (entry) => postEntry(db, entry) };
+  return {
+    post: (entry) => postEntry(db, entry),
+    async reserve(accountId, holdId, amount, ttlMs) {
+      const { rows } = await db.execute<{ free: string | null }>(sql`select reserve_credits(${accountId}, ${holdId}, ${amount}, ${Math.round(ttlMs)})::text as free`);
+      const free = rows[0]?.free;
+      return free !== null && free !== undefined && Number(free) >= amount;
+    },
+    async release(holdId) {
+      // Not made durable (as the hold itself): a release lost in a crash is a hold that expires.
+      await db.execute(sql`with quick as (select set_config('synchronous_commit', 'off', true)) delete from ${creditHolds} where id = ${holdId} and exists (select 1 from quick)`);
+    },
+  };
 }

@@ -2,8 +2,8 @@ import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { JobRecord, JobStore, NewJob } from '../../../domain/ports/jobs.js';
 import type { LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
-import { postEntry } from '../billing/ledger.js';
-import { asyncJobs } from '../schema.js';
+import { postEntry, type Tx } from '../billing/ledger.js';
+import { asyncJobs, creditHolds } from '../schema.js';
 import { addJobSql } from '../../jobs/tasks.js';
 
 type Row = typeof asyncJobs.$inferSelect;
@@ -30,11 +30,25 @@ function toRecord(row: Row): JobRecord {
   };
 }
 
+/** Ends a job's credit hold (issue 23) once the job can no longer charge. */
+async function releaseJobHold(db: Db | Tx, id: string): Promise<void> {
+  await db.delete(creditHolds).where(eq(creditHolds.id, `job:${id}`));
+}
+
 /**
  * Job rows in PostgreSQL, queued through graphile-worker in the same transaction. The queue
  * entry's job key is the job's id, so a worker can tell which job an exhausted entry was.
+ *
+ * Fair across accounts (issue 23), with graphile-worker's own job queues and priorities rather
+ * than a dispatcher of ours: each job goes to one of its account's `accountConcurrency` named
+ * queues, and graphile-worker runs at most one job of a named queue at a time, so an account
+ * never runs more than that many jobs at once, on every worker process together, enforced by
+ * the queue's lock in the database. Its priority is the number of jobs the account already has
+ * in flight, so the next free worker slot takes the job of the account with the fewest waiting
+ * ahead of it (B's first job before A's thirtieth), in arrival order among equals. Both are
+ * decided in the statement that inserts the job: no extra round trip, no extra table.
  */
-export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
+export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2): JobStore {
   return {
     async enqueue(job: NewJob) {
       // One statement, so one round trip and one implicit transaction: the row and its queue entry
@@ -48,7 +62,12 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
           on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
           returning id
         )
-        select id, ${addJobSql('run_operation', { jobId: sql`id` }, sql`max_attempts := ${maxAttempts}::int, job_key := id`)} is not null as queued
+        select id, ${addJobSql(
+          'run_operation',
+          { jobId: sql`id` },
+          sql`queue_name := ${`account:${job.accountId}:`} || (abs(hashtext(id)) % ${accountConcurrency}::int)::text, max_attempts := ${maxAttempts}::int, job_key := id,
+              priority := (select count(*)::int from async_jobs where account_id = ${job.accountId} and status in ('pending', 'running'))`,
+        )} is not null as queued
         from inserted`);
       if (rows[0]) {
         const created: JobRecord = {
@@ -88,9 +107,9 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
         if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
         if (credits > 0) {
-          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId });
+          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId: `job:${id}` });
           if (!posted) return 'unaffordable' as const;
-        }
+        } else await releaseJobHold(tx, id);
         await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
         return 'completed' as const;
       });
@@ -101,6 +120,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         .update(asyncJobs)
         .set({ status: 'failed', error, creditsCharged: 0, finishedAt: now })
         .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)));
+      await releaseJobHold(db, id);
     },
 
     async noteFailure(id, error) {
@@ -113,6 +133,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3): JobStore {
         .set({ status: 'failed', error: sql`coalesce(${asyncJobs.error}, ${JSON.stringify(fallback)}::jsonb)`, creditsCharged: 0, finishedAt: now })
         .where(and(eq(asyncJobs.id, id), inArray(asyncJobs.status, IN_FLIGHT)))
         .returning({ id: asyncJobs.id });
+      await releaseJobHold(db, id);
       return rows.length > 0;
     },
 

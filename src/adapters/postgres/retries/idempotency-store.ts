@@ -1,7 +1,7 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { ClaimOutcome, IdempotencyStore, StoredAnswer } from '../../../domain/ports/retries.js';
 import type { Db } from '../db.js';
-import { postEntry } from '../billing/ledger.js';
+import { postFencedEntry } from '../billing/ledger.js';
 import { idempotencyKeys } from '../schema.js';
 
 /** Thrown inside a transaction to roll it back with a reason. */
@@ -43,7 +43,13 @@ export function createPgIdempotencyStore(db: Db): IdempotencyStore {
       try {
         await db.transaction(async (tx) => {
           if (charge) {
-            const posted = await postEntry(tx, charge);
+            // The claim's token (the request id that holds the key, still running) is checked by
+            // the statement that posts the debit, under the row lock it takes: a request whose
+            // claim a retry took over (its process frozen past the lease) never charges.
+            const fence = sql`select 1 from idempotency_keys where account_id = ${claim.accountId} and key = ${claim.key}
+              and request_id = ${claim.requestId} and status = 'running' for update`;
+            const posted = await postFencedEntry(tx, charge, fence);
+            if (posted === 'fenced_out') throw new Abort('lost');
             if (!posted) throw new Abort('unaffordable');
             if (posted.duplicate) throw new Abort('duplicate');
           }

@@ -9,6 +9,7 @@ import { createOAuthProvider } from './provider.js';
 import { SCOPES } from './scopes.js';
 import { issuerOnRedirects } from './issuer.js';
 import { sameSecret, signInHandler } from './sign-in.js';
+import { controlCharacterField } from '../../../router/control-characters.js';
 
 /**
  * The OAuth 2.1 authorization server (spec 5.5) as an Express app mounted at the origin root:
@@ -26,6 +27,21 @@ export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
   app.use(shortErrors);
   // The sign-in limits count per client address: behind our proxies, the one they forwarded for.
   if (deps.config.trustedProxies.length > 0) app.set('trust proxy', deps.config.trustedProxies);
+
+  // Control characters in any parameter or field are refused before any handler (issue 23): a
+  // NUL byte must not reach PostgreSQL, and the answer names the field, in the RFC error each
+  // endpoint answers. /authorize with a known client and redirect URI reports its errors to that
+  // redirect URI (RFC 6749 4.1.2.1), so only those two are judged here; the sign-in form answers
+  // its own 4xx page for a broken field (sign-in.ts).
+  app.use(express.urlencoded({ extended: false }), express.json(), (req: Request, res: Response, next: NextFunction) => {
+    if (req.path === '/oauth/sign-in') return next();
+    const authorize = req.path === '/authorize';
+    const query = authorize ? { client_id: req.query.client_id, redirect_uri: req.query.redirect_uri } : req.query;
+    const field = controlCharacterField(query) ?? controlCharacterField(req.body);
+    if (!field) return next();
+    const error = req.path === '/register' ? 'invalid_client_metadata' : authorize && field === 'client_id' ? 'invalid_client' : 'invalid_request';
+    res.status(400).json({ error, error_description: `${field} contains a control character (such as NUL or a line break)` });
+  });
 
   // Confidential clients' secrets are stored hashed, so they are checked here, before the SDK.
   app.use(['/token', '/revoke'], express.urlencoded({ extended: false }), async (req: Request, res: Response, next: NextFunction) => {

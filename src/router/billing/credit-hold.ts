@@ -1,0 +1,59 @@
+import { ServiceError } from '../../domain/errors.js';
+import type { Authed } from '../context.js';
+import type { Step } from '../middleware/steps.js';
+import { describeFailure } from '../dependency-errors.js';
+
+/** A hold outlives the slowest call by far; it only expires on its own when its process died. */
+export function holdTtlMs(legDeadlineMs: number): number {
+  return Math.max(120_000, 4 * legDeadlineMs);
+}
+
+/**
+ * Issue 23: before the first uncached leg is sent, a live call holds its worst-case cost against
+ * the balance not already held by calls in flight; when that does not cover it, the call is a
+ * free 402 and no platform is asked. Cached calls never get here (no platform work to protect),
+ * so the hot path pays no round trip for it. A job's worker does not hold again: the job held
+ * its cost when it was accepted.
+ */
+export async function holdCredits(ctx: Authed, worst: number): Promise<void> {
+  if (worst === 0 || ctx.res.hold || ctx.transport === 'worker') return;
+  const id = `req:${ctx.requestId}`;
+  const { ledger, config } = ctx.deps;
+  if (!(await ledger.reserve(ctx.principal.accountId, id, worst, holdTtlMs(config.legDeadlineMs)))) {
+    throw new ServiceError('credit_balance_too_low', `This call can cost up to ${worst} credits; the balance not already held by this account's calls in flight is lower. Nothing was charged and no platform was asked.`);
+  }
+  ctx.res.hold = { id, credits: worst };
+}
+
+/**
+ * A call accepted as a job (202) holds its largest possible cost from then until the job ends
+ * (issue 23): a job the balance not held by other calls and jobs could not pay is a free 402 now,
+ * not a job that fails later. The job's debit, or its failure, ends the hold (job-store.ts).
+ * Returns the hold's id, or null when the call costs nothing.
+ */
+export async function holdForJob(ctx: Authed, jobId: string, ttlMs: number): Promise<string | null> {
+  const worst = ctx.res.worstCredits ?? 0;
+  if (worst === 0) return null;
+  const id = `job:${jobId}`;
+  if (!(await ctx.deps.ledger.reserve(ctx.principal.accountId, id, worst, ttlMs))) {
+    throw new ServiceError('credit_balance_too_low', `This call can cost up to ${worst} credits; the balance not already held by this account's calls and jobs in flight is lower. No job was made and nothing was charged.`);
+  }
+  return id;
+}
+
+/**
+ * Ends the call's hold when its debit did not (it charged nothing, or failed). The debit that
+ * settles a call deletes the hold in its own statement and clears `ctx.res.hold`.
+ */
+export const releaseHold: Step = async ({ ctx, next }) => {
+  try {
+    return await next();
+  } finally {
+    const hold = ctx.res.hold;
+    if (hold) {
+      ctx.res.hold = undefined;
+      await ctx.deps.ledger.release(hold.id).catch((err: unknown) => ctx.deps.log.warn({ requestId: ctx.requestId, ...describeFailure(err) }, 'credit hold not released; it expires on its own'));
+    }
+  }
+};
+
