@@ -105,6 +105,8 @@ export interface AvailabilityRequest {
   listingId: string;
   startDate: string;
   endDate: string;
+  /** The currency of the calendar's nightly prices (issue 25 item 5). */
+  currency: string;
 }
 
 export const REVIEW_SORTS = ['recent', 'rating_desc', 'rating_asc'] as const;
