@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Amenity, PropertyType, PriceBasis } from '../model/property.js';
+import { PriceContext, RateOffer } from '../model/rates.js';
 
 /**
  * Issue 16 item 3: the compact view, written for a model that pays per token. Not short keys:
@@ -9,6 +10,12 @@ import { Amenity, PropertyType, PriceBasis } from '../model/property.js';
  * only the first image; the fee breakdown; per-leg
  * bookkeeping and the wording of informational warnings in meta). get_listing has the rest.
  */
+/** How many offers the compact view keeps: the cheapest, which a model decides on. */
+export const COMPACT_OFFERS = 5;
+
+/** An offer without what the call already says (currency) and without null terms. */
+export const CompactOffer = RateOffer.omit({ currency: true }).partial().meta({ id: 'CompactOffer' });
+
 export const CompactProperty = z
   .object({
     id: z.string().describe('stays_<platform>_<platformListingId>: get_listing gives the URL and the rest.'),
@@ -24,7 +31,16 @@ export const CompactProperty = z
     bathrooms: z.number(),
     amenities: z.array(Amenity),
     image: z.string().describe('The first image only, when fields asks for images.'),
-    price: z.object({ basis: PriceBasis, nightlyPrice: z.number(), totalPrice: z.number() }).describe('In meta.currency, for the dates asked.'),
+    price: z
+      .object({
+        basis: PriceBasis,
+        nightlyPrice: z.number(),
+        totalPrice: z.number(),
+        offers: z.array(CompactOffer).describe(`get_listing with dates: the ${COMPACT_OFFERS} cheapest rooms and rates (the full view lists all).`),
+        context: PriceContext,
+      })
+      .partial({ offers: true, context: true })
+      .describe('In meta.currency, for the dates asked.'),
   })
   .partial()
   .meta({ id: 'CompactProperty' });
@@ -59,8 +75,9 @@ export function compactItem(item: unknown, fields?: readonly string[]): unknown 
   if (fields?.includes('images') && Array.isArray(images) && images.length > 0) compact.image = images[0];
   if (price && typeof price === 'object') {
     // Currency and nights are the call's (meta.currency, the dates asked); fees are in the full view.
-    const { fees: _fees, currency: _currency, nights: _nights, ...p } = price as Record<string, unknown>;
-    compact.price = p;
+    const { fees: _fees, currency: _currency, nights: _nights, offers, ...p } = price as Record<string, unknown>;
+    // Offers and context are what a model decides a stay on (issue 25): kept, the list trimmed.
+    compact.price = Array.isArray(offers) ? { ...p, offers: offers.slice(0, COMPACT_OFFERS).map(({ currency: _c, ...o }: Record<string, unknown>) => o) } : p;
   }
   // Hotels' stars are kept (rentals have none, so they drop out as null).
   if (starRating !== undefined) compact.starRating = starRating;

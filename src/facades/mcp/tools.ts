@@ -3,6 +3,7 @@ import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform, PlatformResult, Resolved, Warning } from '../../domain/model/common.js';
 import { CompactProperty } from '../../domain/shaping/compact.js';
+import { ShapedMeta } from '../../domain/model/shaped.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
 import { PriceCompareInput, PriceCompareOutput } from '../../router/schemas/price-compare.schema.js';
@@ -38,11 +39,11 @@ function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
 
 /** Items cut down by `fields` (only the paths asked for) keep no required field. */
 const Projected = z.record(z.string(), z.unknown()).describe('An item with only the fields asked for.');
-/** The meta of view=compact (compact.ts). */
-const CompactMeta = z
-  .object({ requestId: z.string(), creditsCharged: z.number().int(), nextCursor: z.string(), warnings: z.array(Warning), resolved: Resolved, failedPlatforms: z.array(PlatformResult) })
-  .partial()
-  .meta({ id: 'CompactMeta' });
+/**
+ * The meta of view=compact, as compact.ts builds it and the REST document describes it
+ * (ShapedMeta): the call's currency and partial flag stay, informational warnings are grouped.
+ */
+const CompactMeta = ShapedMeta;
 
 export const TOOLS: ToolSpec[] = [
   { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(CompactProperty), z.array(Projected)]),
