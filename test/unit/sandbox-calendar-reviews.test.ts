@@ -12,7 +12,7 @@ const adapter = (set: AdapterSet, p: Platform): PlatformAdapter => set.get(p)!;
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
-    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
+    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
 }

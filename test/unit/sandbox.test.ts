@@ -11,7 +11,7 @@ const STAY: Stay = { checkIn: '2027-05-07', checkOut: '2027-05-11', occupancy: {
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
-    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
+    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
 }
