@@ -5,6 +5,7 @@ import { bookingOffers } from '../../src/adapters/platforms/booking/parse-offers
 import { stayPriceOf } from '../../src/adapters/platforms/booking/parse-price.js';
 import { calendarDays, nightlyPriceOf, parseCalendarAnswer } from '../../src/adapters/platforms/booking/parse-availability.js';
 import { googleContext, googleOffers } from '../../src/adapters/platforms/google/parse-rooms.js';
+import { remarkTerms } from '../../src/adapters/platforms/google/rates.js';
 import { parseDisplayPrice } from '../../src/adapters/platforms/airbnb/display-price.js';
 import { parseCalendar } from '../../src/adapters/platforms/airbnb/parse-calendar.js';
 import { FieldWarnings, dig } from '../../src/adapters/platforms/parse-support.js';
@@ -38,6 +39,13 @@ describe.skipIf(!SAMPLES)('rates on recorded answers', () => {
     expect(googleContext(json, 230, 1, 'USD', w)!.verdict).toBe('high');
     expect(googleContext({}, 230, 1, 'USD', w)).toBeNull();
     expect(codes(w)).toContain('price_context_unavailable');
+  });
+
+  it('google serpapi-google_hotels-property-details-london.json: price-compare terms only from remarks; its remarks are discounts, so null', () => {
+    const prices = dig(load('google/serpapi-google_hotels-property-details-london.json'), 'prices') as unknown[];
+    for (const p of prices) expect(remarkTerms(p)).toEqual({ refundable: null, board: null });
+    expect(remarkTerms({ remarks: ['Free cancellation until Mar 10', 'Breakfast included'] })).toEqual({ refundable: true, board: 'breakfast' });
+    expect(remarkTerms({ remarks: ['Non-refundable'] })).toEqual({ refundable: false, board: null });
   });
 
   it('booking graphql-searchresults-results-array-malta-usd.json: excludedCharges as fee lines (excluded ones included: false), blocks[] as offers with their stated terms', () => {
