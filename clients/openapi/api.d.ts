@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Day-by-day availability
-         * @description Calendar for one listing or a batch on one platform. Costs 3 credits per listing-window returned.
+         * @description Calendar for one listing or a batch on one platform, with each night's price where the platform's calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. Costs 3 credits per listing-window returned; nights costs nothing more.
          */
         get: operations["availability"];
         put?: never;
@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * Price quote
-         * @description Price for one listing and stay, with fees and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. Costs 1 credit.
+         * @description Price for one listing and stay, with fees line by line (fees.items) and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. offers lists the rooms and rates (board, refundable, freeCancellationUntil, payment), cheapest first; the top-level price is the platform's headline (booking: the rate its search shows; google: the cheapest OTA total; airbnb: the listing's one rate; sandbox: the cheapest offer). context: low, typical or high against the platform's typical range (google), else null with price_context_unavailable. Costs 1 credit.
          */
         get: operations["price"];
         put?: never;
@@ -274,6 +274,10 @@ export interface components {
             totalPrice: number;
             nights: number;
             fees: components["schemas"]["Fees"];
+            /** @description The rooms and rates the platform offers for the stay, cheapest first. The top-level price is the platform's own headline for the stay (booking: the rate its search shows, also the first offer; google: the cheapest OTA total of prices[]; airbnb and vrbo: the listing's only rate; sandbox: the cheapest offer). [] when the platform lists no rate beside its headline (an offers_unavailable warning). Present on a dated listing (get_listing with checkIn and checkOut); absent on search items. */
+            offers?: components["schemas"]["RateOffer"][];
+            /** @description Whether the price is low, typical or high for this property, from the platform's own range; null when the platform gives none (a price_context_unavailable warning). Present on a dated listing; absent on search items. */
+            context?: components["schemas"]["PriceContext"] | null;
         };
         /**
          * @description What totalPrice includes. all_in: the platform states it as the total a guest pays, taxes and every stated fee included. before_taxes: the platform states it before taxes (fees.taxes is then null and a taxes_not_included warning is given). unknown: the platform does not say whether taxes are included (a price_basis_unclear warning is given). Totals of different bases are not comparable.
@@ -285,6 +289,53 @@ export interface components {
             cleaning: number | null;
             service: number | null;
             taxes: number | null;
+            /** @description Every fee and tax the platform states, line by line (issue 25). cleaning, service and taxes are the sums of the items of kind cleaning, service, and tax plus city_tax (null when there is none); resort and other items are in no sum. [] when the platform states no line. */
+            items: components["schemas"]["FeeItem"][];
+        };
+        FeeItem: {
+            /** @enum {string} */
+            kind: "cleaning" | "service" | "tax" | "city_tax" | "resort" | "other";
+            /** @description The charge as the platform names it (or describes it: "Charge type 22, per stay"). */
+            name: string;
+            /** @description For the whole stay, in the price currency. */
+            amount: number;
+            /** @description true: inside the price the platform displays; false: charged on top of it (an excluded charge, a resort fee due at the property). Either way it is part of totalPrice. */
+            included: boolean;
+            /** @description true: paid at the property; false: paid with the booking; null: not stated. */
+            payAtProperty: boolean | null;
+        };
+        /** @description One room and rate for the stay (issue 25). */
+        RateOffer: {
+            /** @description The room or rate as the platform names it; null for a whole home without room types. */
+            roomName: string | null;
+            /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
+            board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
+            /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+            refundable: boolean | null;
+            /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
+            freeCancellationUntil: string | null;
+            /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+            payment: ("prepay" | "pay_at_property" | "pay_later") | null;
+            /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
+            nightlyPrice: number;
+            /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+            totalPrice: number;
+            currency: string;
+            basis: components["schemas"]["PriceBasis"];
+        };
+        /** @description Whether this price is good for the property, from the platform's own typical range (issue 25). */
+        PriceContext: {
+            /** @description Low end of the nightly price the platform calls typical for this property, in the price currency. */
+            typicalLow: number;
+            /** @description High end of that range. */
+            typicalHigh: number;
+            /**
+             * @description low: the nightly all-in price (totalPrice / nights) is below typicalLow; high: above typicalHigh; typical: within the range.
+             * @enum {string}
+             */
+            verdict: "low" | "typical" | "high";
+            /** @description Whose range it is (google: Google Hotels' typical_price_range). */
+            source: string;
         };
         Meta: {
             requestId: string;
@@ -298,6 +349,8 @@ export interface components {
             warnings: components["schemas"]["Warning"][];
             /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
             deduplicated?: number;
+            /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
+            cheapestStays?: components["schemas"]["CheapestStay"][];
             /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
         };
@@ -325,6 +378,22 @@ export interface components {
             code: string;
             message: string;
             platform?: components["schemas"]["Platform"];
+        };
+        CheapestStay: {
+            /** @description The listing it is for (availability may ask for a batch). */
+            listingId: string;
+            /**
+             * Format: date
+             * @example 2027-05-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @example 2027-05-01
+             */
+            checkOut: string;
+            /** @description Sum of the calendar's nightly prices for the stay, in meta.currency, before fees and taxes. */
+            totalPrice: number;
         };
         Resolved: {
             location?: {
@@ -392,6 +461,8 @@ export interface components {
             /** @description Check-out allowed on this date. */
             checkOut: boolean | null;
             bookable: boolean | null;
+            /** @description The night's price as the platform's calendar states it, in meta.currency, before fees and taxes; null when the calendar states none (a nightly_price_unavailable warning) or the night is not available. */
+            nightlyPrice: number | null;
         };
         ListingResponse: {
             data: components["schemas"]["Property"];
@@ -421,6 +492,10 @@ export interface components {
             /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
             totalPrice: number;
             fees: components["schemas"]["Fees"];
+            /** @description The rooms and rates the platform offers for the stay, cheapest first. The top-level price is the platform's own headline for the stay (booking: the rate its search shows, also the first offer; google: the cheapest OTA total of prices[]; airbnb and vrbo: the listing's only rate; sandbox: the cheapest offer). [] when the platform lists no rate beside its headline (an offers_unavailable warning). */
+            offers: components["schemas"]["RateOffer"][];
+            /** @description Whether the price is low, typical or high for this property, from the platform's own range; null when the platform gives none (a price_context_unavailable warning). */
+            context: components["schemas"]["PriceContext"] | null;
             nights: number;
             occupancy: components["schemas"]["Occupancy"];
             source: string;
@@ -467,6 +542,10 @@ export interface components {
             basis: components["schemas"]["PriceBasis"];
             currency: string;
             url: string;
+            /** @description As the OTA states it (issue 25); null when not stated. */
+            refundable: boolean | null;
+            /** @description Meals included, as the OTA states them; null when not stated. */
+            board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
         };
         ReviewsResponse: {
             data: components["schemas"]["Review"][];
@@ -733,6 +812,8 @@ export interface components {
                 warnings?: components["schemas"]["Warning"][];
                 /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
                 deduplicated?: number;
+                /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
+                cheapestStays?: components["schemas"]["CheapestStay"][];
                 /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
             } | {
@@ -750,6 +831,8 @@ export interface components {
                 })[];
                 /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
                 deduplicated?: number;
+                /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
+                cheapestStays?: components["schemas"]["CheapestStay"][];
                 resolved?: {
                     location?: {
                         name?: string;
@@ -833,7 +916,44 @@ export interface components {
                 /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
                 totalPrice?: number;
                 nights?: number;
-                fees?: components["schemas"]["Fees"];
+                fees?: {
+                    cleaning?: number | null;
+                    service?: number | null;
+                    taxes?: number | null;
+                    /** @description Every fee and tax the platform states, line by line (issue 25). cleaning, service and taxes are the sums of the items of kind cleaning, service, and tax plus city_tax (null when there is none); resort and other items are in no sum. [] when the platform states no line. */
+                    items?: components["schemas"]["FeeItem"][];
+                };
+                offers?: {
+                    /** @description The room or rate as the platform names it; null for a whole home without room types. */
+                    roomName?: string | null;
+                    /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
+                    board?: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
+                    /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+                    refundable?: boolean | null;
+                    /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
+                    freeCancellationUntil?: string | null;
+                    /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+                    payment?: ("prepay" | "pay_at_property" | "pay_later") | null;
+                    /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
+                    nightlyPrice?: number;
+                    /** @description The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another. */
+                    totalPrice?: number;
+                    currency?: string;
+                    basis?: components["schemas"]["PriceBasis"];
+                }[];
+                context?: {
+                    /** @description Low end of the nightly price the platform calls typical for this property, in the price currency. */
+                    typicalLow?: number;
+                    /** @description High end of that range. */
+                    typicalHigh?: number;
+                    /**
+                     * @description low: the nightly all-in price (totalPrice / nights) is below typicalLow; high: above typicalHigh; typical: within the range.
+                     * @enum {string}
+                     */
+                    verdict?: "low" | "typical" | "high";
+                    /** @description Whose range it is (google: Google Hotels' typical_price_range). */
+                    source?: string;
+                } | null;
             } | null;
             alsoOn?: {
                 platform?: components["schemas"]["Platform"];
@@ -951,6 +1071,8 @@ export interface components {
             })[];
             /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
             deduplicated?: number;
+            /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
+            cheapestStays?: components["schemas"]["CheapestStay"][];
             resolved?: {
                 location?: {
                     name?: string;
@@ -1061,6 +1183,10 @@ export interface operations {
                 priceMax?: number;
                 /** @description Compared on each property's native rating scale. */
                 minGuestRating?: number;
+                /** @description true: only stays with a refundable offer (false: a non-refundable one); needs dates. Applied where the platform states terms in its search (sandbox, booking); an item whose terms are unknown is kept, with an offer_terms_unknown warning, never dropped for what its platform did not say. */
+                refundable?: boolean;
+                /** @description Only stays with an offer of at least this board (breakfast is also met by half_board, full_board and all_inclusive); needs dates. Same rule for unknown terms as refundable. */
+                board?: "room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive";
                 /** @description Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms). In a query: comma-separated (a,b), repeated, or name[]=. */
                 platforms?: components["schemas"]["Platform"][];
                 /** @description Items per page, 1-100. */
@@ -1372,6 +1498,13 @@ export interface operations {
                     priceMax?: number;
                     /** @description Compared on each property's native rating scale. */
                     minGuestRating?: number;
+                    /** @description true: only stays with a refundable offer (false: a non-refundable one); needs dates. Applied where the platform states terms in its search (sandbox, booking); an item whose terms are unknown is kept, with an offer_terms_unknown warning, never dropped for what its platform did not say. */
+                    refundable?: boolean;
+                    /**
+                     * @description Only stays with an offer of at least this board (breakfast is also met by half_board, full_board and all_inclusive); needs dates. Same rule for unknown terms as refundable.
+                     * @enum {string}
+                     */
+                    board?: "room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive";
                     /** @description Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms). */
                     platforms?: components["schemas"]["Platform"][];
                     /**
@@ -1677,6 +1810,13 @@ export interface operations {
                 /** @example 2027-03-11 */
                 endDate: string;
                 onlyAvailable?: boolean;
+                /**
+                 * @description ISO 4217 code of the calendar's nightly prices (dates[].nightlyPrice, meta.cheapestStays).
+                 * @example EUR
+                 */
+                currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "CNY" | "HKD" | "SGD" | "INR" | "IDR" | "THB" | "MXN" | "BRL" | "ZAR" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "TRY" | "AED" | "KRW" | "ISK" | "ILS";
+                /** @description Stay length, 1-30 nights: meta.cheapestStays lists up to 5 stays of exactly that length the calendar allows (check-in and check-out flags and minimum stays respected), cheapest first, priced from the calendar's nightly prices. */
+                nights?: number;
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */

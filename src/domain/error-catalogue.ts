@@ -52,7 +52,7 @@ export const SUB_CODES = {
   date_order: { code: 'invalid_request', when: 'checkOut (or endDate) is not after checkIn (or startDate).' },
   stay_too_long: { code: 'invalid_request', when: 'A stay is longer than 365 nights.' },
   window_too_long: { code: 'invalid_request', when: 'An availability window is longer than 365 days.' },
-  dates_required: { code: 'invalid_request', when: 'A price filter or price sort was asked for without checkIn and checkOut: a price exists only for a stay.' },
+  dates_required: { code: 'invalid_request', when: 'A price filter or sort, or a refundable or board filter, was asked for without checkIn and checkOut: a price and its terms exist only for a stay.' },
   child_ages_mismatch: { code: 'invalid_request', when: 'The number of childAges differs from children.' },
   platform_not_supported: { code: 'invalid_request', when: 'The platform does not serve this operation for your key kind; the message lists those that do (see `GET /v1/platforms`).' },
   repeated_parameter: { code: 'invalid_request', when: 'A single-valued parameter was sent more than once (`limit=5&limit=6`).' },
@@ -74,3 +74,16 @@ export type SubCode = keyof typeof SUB_CODES;
 export function errorAnchor(code: string, subCode?: string): string {
   return subCode ? `${code}.${subCode}` : code;
 }
+
+/**
+ * Warnings (`meta.warnings[].code`): not errors, the answer is given, but a value is null, a list
+ * empty or a filter loose for a stated reason. Listed on the catalogue page after the errors.
+ * Issue 25's rates, fee lines and price context each name what is missing this way.
+ */
+export const WARNING_DOCS: Readonly<Record<string, string>> = {
+  offer_terms_unknown: 'A board, refund or payment term of an offer is not stated by the platform: it is null. With a `refundable` or `board` search filter, the items whose terms are unknown are kept (never dropped for what their platform did not say), and this warning names the platform.',
+  offers_unavailable: 'The platform lists no room or rate beside its headline price: `price.offers` is empty and the top-level price is the only rate.',
+  price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',
+  nightly_price_unavailable: 'The calendar states no exact price per night (Airbnb states none; Booking.com prints some abbreviated, "₹7.5K", which are not prices): `dates[].nightlyPrice` is null.',
+  cheapest_stays_unavailable: '`nights` was given but no stay of that length could be priced from the calendar: `meta.cheapestStays` is empty.',
+};

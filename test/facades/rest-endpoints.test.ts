@@ -105,11 +105,12 @@ describe('GET /v1/price', () => {
   it('returns an all-in price whose parts add up, with the occupancy echoed', async () => {
     const { data } = await ok(path);
     expect(data).toMatchObject({ platform: 'airbnb', listingId: '40000012', nights: 5, currency: 'USD', occupancy: { adults: 2, children: 1, childAges: [7] } });
-    const fees = Object.values(data.fees as Record<string, number | null>).reduce((s: number, f) => s + (f ?? 0), 0);
+    // Every fee line is part of the total (issue 25); the summaries are sums of lines.
+    const fees = (data.fees as { items: { amount: number }[] }).items.reduce((s, i) => s + i.amount, 0);
     const subtotal = Math.round((data.totalPrice - fees) * 100) / 100;
     // nightlyPrice is the subtotal per night, rounded to the cent
     expect(Math.abs(subtotal - data.nightlyPrice * data.nights)).toBeLessThanOrEqual(0.005 * data.nights + 1e-9);
-    expect(data.fees).toEqual({ cleaning: expect.any(Number), service: expect.any(Number), taxes: expect.any(Number) });
+    expect(data.fees).toEqual({ cleaning: expect.any(Number), service: expect.any(Number), taxes: expect.any(Number), items: expect.any(Array) });
   });
 
   it('accepts a listing URL as listingId and refuses foreign hosts', async () => {

@@ -23,7 +23,7 @@ function prop(platform: Platform, id: string, opts: { price?: number | null; rat
     amenities: null,
     images: null,
     host: null,
-    price: price === null ? null : { currency: 'USD', basis: 'all_in', nightlyPrice: price, totalPrice: price, nights: 1, fees: { cleaning: null, service: null, taxes: null } },
+    price: price === null ? null : { currency: 'USD', basis: 'all_in', nightlyPrice: price, totalPrice: price, nights: 1, fees: { cleaning: null, service: null, taxes: null, items: [] } },
   };
 }
 

@@ -39,7 +39,7 @@ function fixtureClient(): UpstreamClient & { seen: UpstreamRequest[] } {
 
 const query = (over: Partial<SearchQuery> = {}): SearchQuery => ({
   location: 'Lisbon', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
-  propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
+  propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
   platforms: ['airbnb'], sort: 'recommended', currency: 'USD', ...over,
 });
 const STAY = { checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] } };
@@ -93,7 +93,7 @@ describe('airbnb rules', () => {
       { items: [{ __typename: 'HighlightExplanationLineItem', description: 'Total', priceString: '5.038,00 €' }] },
     ] } };
     expect(parseDisplayPrice(sdp, { currency: 'EUR', nights: 4 }, new FieldWarnings('airbnb'), 'x')).toEqual({
-      currency: 'EUR', basis: 'all_in', nightlyPrice: 1234.5, totalPrice: 5038, nights: 4, fees: { cleaning: 100, service: null, taxes: null },
+      currency: 'EUR', basis: 'all_in', nightlyPrice: 1234.5, totalPrice: 5038, nights: 4, fees: { cleaning: 100, service: null, taxes: null, items: [{ kind: 'cleaning', name: 'Cleaning fee', amount: 100, included: true, payAtProperty: null }] },
     });
   });
 
@@ -167,12 +167,14 @@ describe('airbnb adapter on the project fixtures (no HTTP)', () => {
 
   it('availability: the window only; an unknown listing is not found', async () => {
     const a = createAirbnbAdapter(fixtureClient());
-    const cal = await a.availability!({ listingId: '910000001', startDate: '2027-06-28', endDate: '2027-07-02' }, signal);
+    const cal = await a.availability!({ listingId: '910000001', startDate: '2027-06-28', endDate: '2027-07-02', currency: 'USD' }, signal);
     expect(cal!.value.map((d) => d.date)).toEqual(['2027-06-28', '2027-06-29', '2027-06-30', '2027-07-01', '2027-07-02']);
-    expect(cal!.warnings).toEqual([]);
-    const beyond = await a.availability!({ listingId: '910000001', startDate: '2027-07-30', endDate: '2027-08-02' }, signal);
-    expect(beyond!.warnings.map((w) => w.code)).toEqual(['availability_incomplete']);
-    expect(await a.availability!({ listingId: '910000099', startDate: '2027-06-01', endDate: '2027-06-05' }, signal)).toBeNull();
+    // Airbnb's calendar states no price per night (issue 25): null, said once.
+    expect(cal!.value.every((d) => d.nightlyPrice === null)).toBe(true);
+    expect(cal!.warnings.map((w) => w.code)).toEqual(['nightly_price_unavailable']);
+    const beyond = await a.availability!({ listingId: '910000001', startDate: '2027-07-30', endDate: '2027-08-02', currency: 'USD' }, signal);
+    expect(beyond!.warnings.map((w) => w.code)).toEqual(['nightly_price_unavailable', 'availability_incomplete']);
+    expect(await a.availability!({ listingId: '910000099', startDate: '2027-06-01', endDate: '2027-06-05', currency: 'USD' }, signal)).toBeNull();
   });
 
   it('reviews: offset window, language and rating filters, rating sort', async () => {

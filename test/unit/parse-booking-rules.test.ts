@@ -52,7 +52,7 @@ function fakeBooking(over: { search?: (input: any) => unknown; results?: unknown
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Valletta', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: OCC, rooms: 1, propertyTypes: [], amenities: [],
-    minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, platforms: ['booking'], sort: 'recommended', currency: 'USD', ...over,
+    minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null, platforms: ['booking'], sort: 'recommended', currency: 'USD', ...over,
   };
 }
 const ids = (items: { platformListingId: string }[]) => items.map((p) => p.platformListingId);
@@ -175,7 +175,7 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
 
   it('availability: a hotel id is resolved to its page, days are sorted and windowed', async () => {
     const { adapter, bodies } = fakeBooking();
-    const res = await adapter.availability!({ listingId: '4400101', startDate: '2027-06-04', endDate: '2027-06-08' }, signal);
+    const res = await adapter.availability!({ listingId: '4400101', startDate: '2027-06-04', endDate: '2027-06-08', currency: 'USD' }, signal);
     expect(res!.value.map((d) => [d.date, d.available, d.checkIn, d.checkOut, d.bookable])).toEqual([
       ['2027-06-04', true, true, true, true],
       ['2027-06-05', false, false, true, false],
@@ -193,7 +193,7 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
 
   it('availability: page ids go straight to the calendar; long windows are asked in 61-day parts', async () => {
     const { adapter, bodies } = fakeBooking();
-    const res = await adapter.availability!({ listingId: 'mt/harbour-lantern-suites', startDate: '2027-06-01', endDate: '2027-08-15' }, signal);
+    const res = await adapter.availability!({ listingId: 'mt/harbour-lantern-suites', startDate: '2027-06-01', endDate: '2027-08-15', currency: 'USD' }, signal);
     expect(bodies().map((b) => b.variables.input.searchConfig.searchConfigDate)).toEqual([
       { startDate: '2027-06-01', amountOfDays: 61 },
       { startDate: '2027-08-01', amountOfDays: 15 },
@@ -204,11 +204,11 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
 
   it('availability: unknown, malformed and missing listings', async () => {
     const listed = fakeBooking({ search: () => ({ data: { searchQueries: { search: { results: [] } } } }) });
-    expect(await listed.adapter.availability!({ listingId: '4400999', startDate: '2027-06-01', endDate: '2027-06-02' }, signal)).toBeNull();
+    expect(await listed.adapter.availability!({ listingId: '4400999', startDate: '2027-06-01', endDate: '2027-06-02', currency: 'USD' }, signal)).toBeNull();
     const wrong = fakeBooking();
-    await expect(wrong.adapter.availability!({ listingId: '4400999', startDate: '2027-06-01', endDate: '2027-06-02' }, signal)).rejects.toThrow(/answered for listing 4400101, not 4400999/);
+    await expect(wrong.adapter.availability!({ listingId: '4400999', startDate: '2027-06-01', endDate: '2027-06-02', currency: 'USD' }, signal)).rejects.toThrow(/answered for listing 4400101, not 4400999/);
     const none = fakeBooking();
-    expect(await none.adapter.availability!({ listingId: 'not an id', startDate: '2027-06-01', endDate: '2027-06-02' }, signal)).toBeNull();
+    expect(await none.adapter.availability!({ listingId: 'not an id', startDate: '2027-06-01', endDate: '2027-06-02', currency: 'USD' }, signal)).toBeNull();
     expect(none.calls).toHaveLength(0);
     const gone = createBookingAdapter({ json: async () => { throw new UpstreamNotFound(); }, close: async () => {} });
     expect(await gone.reviews!({ listingId: '4400101', offset: 0, count: 5, language: null, minRating: null, sort: 'recent' }, signal)).toBeNull();
@@ -245,7 +245,7 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     const res = await adapter.price!({ listingId: '4400101', currency: 'USD', ...stay }, signal);
     expect(res!.value).toEqual({
       platform: 'booking', listingId: '4400101', checkIn: '2027-06-10', checkOut: '2027-06-14', currency: 'USD', basis: 'all_in', nightlyPrice: 103.13, totalPrice: 416, nights: 4,
-      fees: { cleaning: null, service: null, taxes: 3.5 }, occupancy: stay.occupancy, source: 'booking', url: 'https://www.booking.com/hotel/mt/harbour-lantern-suites.html',
+      fees: expect.objectContaining({ cleaning: null, service: null, taxes: 30.49 }), offers: [], context: null, occupancy: stay.occupancy, source: 'booking', url: 'https://www.booking.com/hotel/mt/harbour-lantern-suites.html',
     });
     expect(bodies()[0]!.variables.input).toMatchObject({ location: { destType: 'HOTEL', destId: 4400101 }, nbChildren: 1, childrenAges: [6], dates: { checkin: '2027-06-10' } });
     await expect(adapter.price!({ listingId: '4400101', currency: 'EUR', ...stay }, signal)).rejects.toThrow(new LegFailure('failed', 'booking answered in USD, not EUR'));

@@ -39,7 +39,7 @@ function fixtureClient(): UpstreamClient & { requests: UpstreamRequest[] } {
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Lisbon', checkIn: STAY.checkIn, checkOut: STAY.checkOut, occupancy: STAY.occupancy, rooms: 1, propertyTypes: [], amenities: [],
-    minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, platforms: ['google'], sort: 'recommended', currency: 'USD', ...over,
+    minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null, platforms: ['google'], sort: 'recommended', currency: 'USD', ...over,
   };
 }
 
@@ -182,7 +182,7 @@ describe('google adapter on the project fixtures', () => {
     const price = (await setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY }, signal))!;
     expect(price.value).toMatchObject({ source: 'Expedia.com', totalPrice: 598, nightlyPrice: 176, nights: 3, url: 'https://www.google.com/travel/clk?pc=fixture-expedia', occupancy: STAY.occupancy });
     expect(price.value.basis).toBe('all_in');
-    expect(codes(price.warnings).sort()).toEqual(['field_unavailable', 'offers_dropped_occupancy', 'price_fees_combined']);
+    expect(codes(price.warnings).sort()).toEqual(['field_unavailable', 'offers_dropped_occupancy', 'offers_unavailable', 'price_context_unavailable', 'price_fees_combined']);
     await expect(setup().adapter.price!({ listingId: RENTAL, currency: 'USD', ...STAY }, signal)).rejects.toThrow(/listed no rate/);
     await expect(setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY, checkOut: '2031-06-14' }, signal)).rejects.toThrow(LegFailure);
   });

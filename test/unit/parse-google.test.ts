@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels search samples', () => {
     expect(first.guestRating).toBeNull();
     expect(first.reviewCount).toBeNull();
     // $1,102 all-in; $919 before taxes over 11 nights = 83.545... -> 83.55.
-    expect(first.price).toEqual({ currency: 'USD', basis: 'all_in', nightlyPrice: 83.55, totalPrice: 1102, nights: 11, fees: { cleaning: null, service: null, taxes: null } });
+    expect(first.price).toEqual({ currency: 'USD', basis: 'all_in', nightlyPrice: 83.55, totalPrice: 1102, nights: 11, fees: { cleaning: null, service: null, taxes: null, items: [{ kind: 'other', name: 'Taxes and fees', amount: 183, included: true, payAtProperty: null }] } });
     expect(first.images?.[0]).toMatch(/^https:\/\/q-xx\.bstatic\.com\//);
   });
 

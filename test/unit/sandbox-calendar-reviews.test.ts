@@ -12,7 +12,7 @@ const adapter = (set: AdapterSet, p: Platform): PlatformAdapter => set.get(p)!;
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
-    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
+    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
 }
@@ -22,8 +22,8 @@ describe('sandbox calendars', () => {
   it('overlapping windows agree on shared dates; windows are inclusive and contiguous', async () => {
     const set = createSandboxAdapters();
     for (const p of ['airbnb', 'booking', 'vrbo'] as const) {
-      const a = (await adapter(set, p).availability!({ listingId: '6000042', startDate: '2027-03-01', endDate: '2027-04-30' }, signal))!.value;
-      const b = (await adapter(set, p).availability!({ listingId: '6000042', startDate: '2027-04-10', endDate: '2027-06-30' }, signal))!.value;
+      const a = (await adapter(set, p).availability!({ listingId: '6000042', startDate: '2027-03-01', endDate: '2027-04-30', currency: 'USD' }, signal))!.value;
+      const b = (await adapter(set, p).availability!({ listingId: '6000042', startDate: '2027-04-10', endDate: '2027-06-30', currency: 'USD' }, signal))!.value;
       expect(a).toHaveLength(daysBetween('2027-03-01', '2027-04-30') + 1);
       expect(a.map((d) => toDayNumber(d.date)! - toDayNumber('2027-03-01')!)).toEqual(a.map((_, i) => i));
       const shared = a.filter((d) => d.date >= '2027-04-10');

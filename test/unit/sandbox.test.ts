@@ -11,7 +11,7 @@ const STAY: Stay = { checkIn: '2027-05-07', checkOut: '2027-05-11', occupancy: {
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
     location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
-    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
+    propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
 }
@@ -157,7 +157,8 @@ describe('sandbox prices', () => {
       for (const item of (await search(set, p, withDates)).items.slice(0, 20)) {
         const price = item.price!;
         const { cleaning, service, taxes } = price.fees;
-        const subtotal = price.totalPrice - (cleaning ?? 0) - (service ?? 0) - (taxes ?? 0);
+        // Every fee line is in the total (issue 25): resort fees and vrbo's damage protection too.
+        const subtotal = price.totalPrice - price.fees.items.reduce((sum, i) => sum + i.amount, 0);
         expect(price.nights).toBe(4);
         for (const part of [price.totalPrice, price.nightlyPrice, cleaning ?? 0, service ?? 0, taxes ?? 0]) expect(cents(part)).toBe(true);
         expect(Math.abs(subtotal - price.nightlyPrice * 4)).toBeLessThanOrEqual(4 * 0.005 + 1e-9);
@@ -221,7 +222,7 @@ describe('sandbox triggers', () => {
           a.listing!({ listingId: id, currency: 'USD', stay: null }, signal),
           a.price!({ ...STAY, listingId: id, currency: 'USD' }, signal),
           a.reviews!({ listingId: id, offset: 0, count: 20, language: null, minRating: null, sort: 'recent' }, signal),
-          ...(a.operations.has('availability') ? [a.availability!({ listingId: id, startDate: '2027-05-01', endDate: '2027-05-10' }, signal)] : []),
+          ...(a.operations.has('availability') ? [a.availability!({ listingId: id, startDate: '2027-05-01', endDate: '2027-05-10', currency: 'USD' }, signal)] : []),
         ];
         for (const call of calls) {
           if (id === 'sandbox-missing') expect(await call).toBeNull();

@@ -9,6 +9,10 @@ export const CalendarDay = z
     checkIn: z.boolean().nullable().describe('Check-in allowed on this date.'),
     checkOut: z.boolean().nullable().describe('Check-out allowed on this date.'),
     bookable: z.boolean().nullable(),
+    nightlyPrice: z
+      .number()
+      .nullable()
+      .describe('The night\'s price as the platform\'s calendar states it, in meta.currency, before fees and taxes; null when the calendar states none (a nightly_price_unavailable warning) or the night is not available.'),
   })
   .meta({ id: 'CalendarDay' });
 export type CalendarDay = z.infer<typeof CalendarDay>;

@@ -82,6 +82,17 @@ export const Resolved = z
   .meta({ id: 'Resolved' });
 export type Resolved = z.infer<typeof Resolved>;
 
+/** Issue 25 item 5: a stay of the asked length the calendar allows, with what its nights cost. */
+export const CheapestStay = z
+  .object({
+    listingId: z.string().describe('The listing it is for (availability may ask for a batch).'),
+    checkIn: IsoDate,
+    checkOut: IsoDate,
+    totalPrice: z.number().describe("Sum of the calendar's nightly prices for the stay, in meta.currency, before fees and taxes."),
+  })
+  .meta({ id: 'CheapestStay' });
+export type CheapestStay = z.infer<typeof CheapestStay>;
+
 export const Meta = z
   .object({
     requestId: z.string().regex(/^req_[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -94,6 +105,10 @@ export const Meta = z
     platformResults: z.array(PlatformResult),
     warnings: z.array(Warning),
     deduplicated: z.number().int().min(0).optional().describe('search: items folded into another item\'s alsoOn on this page (0 when none; absent with dedupe=false).'),
+    cheapestStays: z
+      .array(CheapestStay)
+      .optional()
+      .describe('availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights.'),
     resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform\'s search answer names the place it searched.'),
   })
   .meta({ id: 'Meta' });

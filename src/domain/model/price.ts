@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Platform } from './common.js';
 import { Fees, PriceBasis, TOTAL_PRICE_DESCRIPTION } from './property.js';
+import { BOARDS, CONTEXT_DESCRIPTION, OFFERS_DESCRIPTION, PriceContext, RateOffer } from './rates.js';
 
 export const Occupancy = z
   .object({ adults: z.number().int(), children: z.number().int(), childAges: z.array(z.number().int()) })
@@ -17,6 +18,8 @@ export const Price = z
     nightlyPrice: z.number().describe('Accommodation subtotal divided by nights, before fees and taxes.'),
     totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
     fees: Fees,
+    offers: z.array(RateOffer).describe(OFFERS_DESCRIPTION),
+    context: PriceContext.nullable().describe(CONTEXT_DESCRIPTION),
     nights: z.number().int(),
     occupancy: Occupancy,
     source: z.string(),
@@ -26,7 +29,15 @@ export const Price = z
 export type Price = z.infer<typeof Price>;
 
 export const Offer = z
-  .object({ ota: z.string(), totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION), basis: PriceBasis, currency: z.string(), url: z.string() })
+  .object({
+    ota: z.string(),
+    totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
+    basis: PriceBasis,
+    currency: z.string(),
+    url: z.string(),
+    refundable: z.boolean().nullable().describe('As the OTA states it (issue 25); null when not stated.'),
+    board: z.enum(BOARDS).nullable().describe('Meals included, as the OTA states them; null when not stated.'),
+  })
   .meta({ id: 'Offer' });
 export type Offer = z.infer<typeof Offer>;
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { Platform } from './common.js';
+import { PriceBasis, TOTAL_PRICE_DESCRIPTION } from './basis.js';
+import { CONTEXT_DESCRIPTION, FeeItem, OFFERS_DESCRIPTION, PriceContext, RateOffer } from './rates.js';
+
+export { PRICE_BASES, PriceBasis, TOTAL_PRICE_DESCRIPTION } from './basis.js';
 
 export const PROPERTY_TYPES = ['hotel', 'apartment', 'house', 'villa', 'cottage', 'other'] as const;
 export const PropertyType = z.enum(PROPERTY_TYPES).meta({ id: 'PropertyType' });
@@ -20,26 +24,12 @@ export const Fees = z
     cleaning: z.number().nullable(),
     service: z.number().nullable(),
     taxes: z.number().nullable(),
+    items: z
+      .array(FeeItem)
+      .describe('Every fee and tax the platform states, line by line (issue 25). cleaning, service and taxes are the sums of the items of kind cleaning, service, and tax plus city_tax (null when there is none); resort and other items are in no sum. [] when the platform states no line.'),
   })
   .meta({ id: 'Fees', description: 'null: the platform does not state this fee separately, or it could not be extracted (see warnings). Taxes are null when the price is before taxes or its basis is unknown.' });
 export type Fees = z.infer<typeof Fees>;
-
-export const PRICE_BASES = ['all_in', 'before_taxes', 'unknown'] as const;
-/**
- * What a platform's stated total includes (issue 13). Prices are never converted from one basis to
- * another: the number is the platform's, and the basis says what it means.
- */
-export const PriceBasis = z.enum(PRICE_BASES).meta({
-  id: 'PriceBasis',
-  description:
-    'What totalPrice includes. all_in: the platform states it as the total a guest pays, taxes and every stated fee included. ' +
-    'before_taxes: the platform states it before taxes (fees.taxes is then null and a taxes_not_included warning is given). ' +
-    'unknown: the platform does not say whether taxes are included (a price_basis_unclear warning is given). ' +
-    'Totals of different bases are not comparable.',
-});
-export type PriceBasis = z.infer<typeof PriceBasis>;
-
-export const TOTAL_PRICE_DESCRIPTION = "The platform's stated total for the whole stay, on the basis given by `basis`; never converted from one basis to another.";
 
 export const StayPrice = z
   .object({
@@ -49,6 +39,13 @@ export const StayPrice = z
     totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
     nights: z.number().int(),
     fees: Fees,
+    offers: z
+      .array(RateOffer)
+      .optional()
+      .describe(`${OFFERS_DESCRIPTION} Present on a dated listing (get_listing with checkIn and checkOut); absent on search items.`),
+    context: PriceContext.nullable()
+      .optional()
+      .describe(`${CONTEXT_DESCRIPTION} Present on a dated listing; absent on search items.`),
   })
   .meta({ id: 'StayPrice' });
 export type StayPrice = z.infer<typeof StayPrice>;

@@ -1,7 +1,8 @@
 /** Answers cut down by `fields` or `view=compact` (issue 16), as the API documents and validates them. */
 import { z } from 'zod';
 import { Meta, Platform, PlatformResult, Resolved, Warning } from './common.js';
-import { Host, Location, Property, StayPrice } from './property.js';
+import { Fees, Host, Location, Property, StayPrice } from './property.js';
+import { PriceContext, RateOffer } from './rates.js';
 import { Review } from './review.js';
 
 // Nested objects may be cut down too (fields=price.totalPrice; the compact view's location and price).
@@ -10,7 +11,12 @@ export const ShapedItem = z
   .extend({
     image: z.string(),
     location: z.object(Location.shape).partial().strict(),
-    price: z.object(StayPrice.shape).partial().strict().nullable(),
+    price: z
+      .object(StayPrice.shape)
+      .extend({ offers: z.array(RateOffer.partial().strict()), context: PriceContext.partial().strict().nullable(), fees: z.object(Fees.shape).partial().strict() })
+      .partial()
+      .strict()
+      .nullable(),
     host: z.object(Host.shape).partial().strict().nullable(),
     alsoOn: z.array(Property.shape.alsoOn.unwrap().element.partial().strict()),
   })

@@ -17,7 +17,7 @@ export interface ListingParams {
 }
 
 function stayPriceOf(p: Price): StayPrice {
-  return { currency: p.currency, basis: p.basis, nightlyPrice: p.nightlyPrice, totalPrice: p.totalPrice, nights: p.nights, fees: p.fees };
+  return { currency: p.currency, basis: p.basis, nightlyPrice: p.nightlyPrice, totalPrice: p.totalPrice, nights: p.nights, fees: p.fees, offers: p.offers, context: p.context };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
 import { isFailed, type LegOutcome, type LegRuntime } from './fan-out.js';
-import type { Pagination, Resolved, Warning, LegStatus } from '../model/common.js';
+import type { CheapestStay, Pagination, Resolved, Warning, LegStatus } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports/platform.js';
 import type { LegError } from '../model/common.js';
@@ -54,6 +54,8 @@ export interface OperationResult<T> {
   partial?: boolean;
   /** What the request was understood to be about (meta.resolved, issue 16). */
   resolved?: Resolved;
+  /** availability with nights: the cheapest stays (meta.cheapestStays, issue 25). */
+  cheapestStays?: CheapestStay[];
   /** search: items folded into another's alsoOn (meta.deduplicated). */
   deduplicated?: number;
 }

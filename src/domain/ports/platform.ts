@@ -5,6 +5,7 @@ import type { Price } from '../model/price.js';
 import type { Review } from '../model/review.js';
 import type { CalendarDay } from '../model/availability.js';
 import type { Offer } from '../model/price.js';
+import type { Board } from '../model/rates.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { SearchSort } from '../operations/merge.js';
 
@@ -61,6 +62,10 @@ export interface SearchQuery {
   priceMin: number | null;
   priceMax: number | null;
   minGuestRating: number | null;
+  /** Issue 25: only stays with a refundable (true) or non-refundable (false) offer; null: any. */
+  refundable: boolean | null;
+  /** Issue 25: only stays with an offer of at least this board; null: any. */
+  board: Board | null;
   platforms: Platform[];
   sort: SearchSort;
   currency: string;
@@ -105,6 +110,8 @@ export interface AvailabilityRequest {
   listingId: string;
   startDate: string;
   endDate: string;
+  /** The currency of the calendar's nightly prices (issue 25 item 5). */
+  currency: string;
 }
 
 export const REVIEW_SORTS = ['recent', 'rating_desc', 'rating_asc'] as const;

@@ -6,6 +6,8 @@
  * only the first image; the fee breakdown; per-leg bookkeeping and the wording of informational
  * warnings in meta). get_listing has the rest. Its schema is `ShapedAnswer` (model/shaped.ts).
  */
+/** How many offers the compact view keeps: the cheapest, which a model decides on. */
+export const COMPACT_OFFERS = 5;
 
 /** Drops null, undefined, empty strings, empty lists and objects left empty, at every depth. */
 export function dropEmpty(value: unknown): unknown {
@@ -36,8 +38,9 @@ export function compactItem(item: unknown, fields?: readonly string[]): unknown 
   if (fields?.includes('images') && Array.isArray(images) && images.length > 0) compact.image = images[0];
   if (price && typeof price === 'object') {
     // Currency and nights are the call's (meta.currency, the dates asked); fees are in the full view.
-    const { fees: _fees, currency: _currency, nights: _nights, ...p } = price as Record<string, unknown>;
-    compact.price = p;
+    const { fees: _fees, currency: _currency, nights: _nights, offers, ...p } = price as Record<string, unknown>;
+    // Offers and context are what a model decides a stay on (issue 25): kept, the list trimmed.
+    compact.price = Array.isArray(offers) ? { ...p, offers: offers.slice(0, COMPACT_OFFERS).map(({ currency: _c, ...o }: Record<string, unknown>) => o) } : p;
   }
   // Hotels' stars are kept (rentals have none, so they drop out as null).
   if (starRating !== undefined) compact.starRating = starRating;

@@ -1,4 +1,4 @@
-import { ERROR_DOCS, SUB_CODES, errorAnchor } from '../../domain/error-catalogue.js';
+import { ERROR_DOCS, SUB_CODES, WARNING_DOCS, errorAnchor } from '../../domain/error-catalogue.js';
 import { ERROR_CODES, ERROR_STATUS, isRetryable, type ErrorCode } from '../../domain/errors.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -52,6 +52,11 @@ ul.index{columns:2 16rem;padding-left:1.1rem}
 <p>Every error answers <code>{ "error": { code, subCode?, message, param?, requestId, retryable, docUrl } }</code>. <code>docUrl</code> links to the entry of its code, or of its sub-code, below. Failed calls are never charged.</p>
 <ul class="index">${index}</ul>
 ${ERROR_CODES.map(entry).join('\n')}
+<h1 id="warnings">Warnings</h1>
+<p>Warnings come in <code>meta.warnings[]</code> as <code>{ code, message, platform? }</code> beside a successful answer: a value that is null, a list left empty or a filter applied loosely, each for the reason named.</p>
+${Object.entries(WARNING_DOCS)
+  .map(([code, when]) => `<section class="code" id="warning.${esc(code)}"><h2><a href="#warning.${esc(code)}"><code>${esc(code)}</code></a></h2><p>${prose(when)}</p></section>`)
+  .join('\n')}
 </body>
 </html>`;
 }

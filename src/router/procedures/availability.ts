@@ -12,7 +12,7 @@ export const availability = authedProcedure
       path: '/availability',
       tags: ['Availability'],
       summary: 'Day-by-day availability',
-      description: 'Calendar for one listing or a batch on one platform. Costs 3 credits per listing-window returned.',
+      description: 'Calendar for one listing or a batch on one platform, with each night\'s price where the platform\'s calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. Costs 3 credits per listing-window returned; nights costs nothing more.',
     },
   })
   .input(AvailabilityInput)
@@ -28,6 +28,8 @@ export const availability = authedProcedure
       startDate: input.startDate,
       endDate: input.endDate,
       onlyAvailable: input.onlyAvailable,
+      currency: input.currency,
+      nights: input.nights ?? null,
       idParam: input.listingIds ? 'listingIds' : input.listingId ? 'listingId' : 'url',
     });
     return settle(ctx, result);

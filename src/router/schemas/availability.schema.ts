@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { AvailabilityItem } from '../../domain/model/availability.js';
 import { envelope } from '../../domain/model/common.js';
 import { MAX_BATCH_LISTINGS } from '../../domain/operations/availability.js';
-import { DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
-import { csv, qBool } from './query.js';
+import { Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
+import { csv, qBool, qInt } from './query.js';
+import { MAX_CHEAPEST_STAYS, STAY_NIGHTS } from '../../domain/rates/cheapest-stays.js';
 import { checkExactlyOne, fail } from './rules.js';
 import { daysBetween } from '../../domain/dates.js';
 
@@ -16,6 +17,10 @@ export const AvailabilityInput = z
     startDate: DateParam,
     endDate: DateParam,
     onlyAvailable: qBool().default(false),
+    currency: Currency.default('USD').describe('ISO 4217 code of the calendar\'s nightly prices (dates[].nightlyPrice, meta.cheapestStays).'),
+    nights: qInt(z.number().int().min(STAY_NIGHTS.min).max(STAY_NIGHTS.max))
+      .optional()
+      .describe(`Stay length, ${STAY_NIGHTS.min}-${STAY_NIGHTS.max} nights: meta.cheapestStays lists up to ${MAX_CHEAPEST_STAYS} stays of exactly that length the calendar allows (check-in and check-out flags and minimum stays respected), cheapest first, priced from the calendar's nightly prices.`),
     maxCredits: MaxCredits,
     dryRun: DryRun,
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SEARCH_SORTS } from '../../domain/operations/merge.js';
 import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
+import { BOARDS } from '../../domain/model/rates.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View, occupancyOf } from './common-input.js';
@@ -25,6 +26,13 @@ export const SearchFields = z.object({
   priceMin: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   priceMax: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
+  refundable: qBool()
+    .optional()
+    .describe('true: only stays with a refundable offer (false: a non-refundable one); needs dates. Applied where the platform states terms in its search (sandbox, booking); an item whose terms are unknown is kept, with an offer_terms_unknown warning, never dropped for what its platform did not say.'),
+  board: z
+    .enum(BOARDS)
+    .optional()
+    .describe('Only stays with an offer of at least this board (breakfast is also met by half_board, full_board and all_inclusive); needs dates. Same rule for unknown terms as refundable.'),
   platforms: csv(Platform, 1).optional().describe('Platforms to ask. Default: every platform that serves search for your key (GET /v1/platforms).'),
   limit: qInt(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default).describe('Items per page, 1-100.'),
   cursor: optionalText(2048).describe('meta.pagination.nextCursor of the previous page, with the same other parameters.'),
@@ -50,9 +58,9 @@ export const SearchInput = SearchFields.superRefine((v, ctx) => {
   if (v.priceMin !== undefined && v.priceMax !== undefined && v.priceMax < v.priceMin) {
     fail(ctx, 'priceMax', 'priceMax must be at least priceMin.');
   }
-  const needsDates = v.priceMin !== undefined ? 'priceMin' : v.priceMax !== undefined ? 'priceMax' : v.sort.startsWith('price') ? 'sort' : null;
+  const needsDates = v.priceMin !== undefined ? 'priceMin' : v.priceMax !== undefined ? 'priceMax' : v.sort.startsWith('price') ? 'sort' : v.refundable !== undefined ? 'refundable' : v.board !== undefined ? 'board' : null;
   if (needsDates && !v.checkIn) {
-    fail(ctx, needsDates, 'Prices exist only for a stay: give checkIn and checkOut to filter or sort by price.', 'invalid_request', 'dates_required');
+    fail(ctx, needsDates, 'Prices and their terms exist only for a stay: give checkIn and checkOut to filter or sort by price, refundable or board.', 'invalid_request', 'dates_required');
   }
 });
 export type SearchInput = z.infer<typeof SearchInput>;

@@ -1,4 +1,6 @@
 import { roundToMinor } from '../../../domain/currency.js';
+import type { FeeItem, FeeKind } from '../../../domain/model/rates.js';
+import { feesFromItems } from '../../../domain/rates/fees.js';
 import type { StayPrice } from '../../../domain/model/property.js';
 import { dig, str, type FieldWarnings } from '../parse-support.js';
 import { amountOf, isInCurrency } from './money.js';
@@ -27,12 +29,24 @@ interface Lines {
   other: number;
   otherLabels: string[];
   total: number | null;
+  /** Every fee and tax line as stated (issue 25), in Airbnb's order. */
+  items: FeeItem[];
   /** The label of the total line ("Total", "Total before taxes"). */
   totalLabel: string | null;
   count: number;
 }
 
 const add = (a: number | null, b: number) => (a ?? 0) + b;
+
+const CITY_TAX = /\b(city|tourist|occupancy|lodging)\b/i;
+
+/**
+ * A fee line as Airbnb prints it: inside the total it displays (included). Whether it is paid
+ * with the booking or at the property the card does not say (null).
+ */
+function line(kind: FeeKind, name: string, amount: number): FeeItem {
+  return { kind, name, amount, included: true, payAtProperty: null };
+}
 
 function lineItems(sdp: unknown): { typename: string; description: string; priceString: string }[] {
   const groups = dig(sdp, 'explanationData', 'priceDetails');
@@ -50,7 +64,7 @@ function lineItems(sdp: unknown): { typename: string; description: string; price
 
 /** Classifies the line items; null when one of them carries no currency or no readable amount. */
 function classify(sdp: unknown, currency: string): Lines | null {
-  const l: Lines = { base: null, statedNights: null, discounts: 0, cleaning: null, service: null, taxes: null, combined: null, other: 0, otherLabels: [], total: null, totalLabel: null, count: 0 };
+  const l: Lines = { base: null, statedNights: null, discounts: 0, cleaning: null, service: null, taxes: null, combined: null, other: 0, otherLabels: [], items: [], total: null, totalLabel: null, count: 0 };
   for (const item of lineItems(sdp)) {
     if (!isInCurrency(item.priceString, currency)) return null;
     const amount = amountOf(item.priceString, currency);
@@ -65,11 +79,12 @@ function classify(sdp: unknown, currency: string): Lines | null {
     l.count++;
     if (nightsLine) (l.base = add(l.base, amount)), (l.statedNights = Number(nightsLine[1]));
     else if (amount < 0 || item.typename === 'DiscountedExplanationLineItem') l.discounts += amount;
-    else if (/cleaning fee/i.test(d)) l.cleaning = add(l.cleaning, amount);
-    else if (/service fee/i.test(d)) l.service = add(l.service, amount);
-    else if (/tax(es)?\s*(and|&)\s*fees/i.test(d)) l.combined = add(l.combined, amount);
-    else if (/\btax(es)?\b/i.test(d)) l.taxes = add(l.taxes, amount);
-    else (l.other += amount), l.otherLabels.push(d);
+    else if (/cleaning fee/i.test(d)) (l.cleaning = add(l.cleaning, amount)), l.items.push(line('cleaning', d, amount));
+    else if (/service fee/i.test(d)) (l.service = add(l.service, amount)), l.items.push(line('service', d, amount));
+    else if (/tax(es)?\s*(and|&)\s*fees/i.test(d)) (l.combined = add(l.combined, amount)), l.items.push(line('other', d, amount));
+    else if (/\btax(es)?\b/i.test(d)) (l.taxes = add(l.taxes, amount)), l.items.push(line(CITY_TAX.test(d) ? 'city_tax' : 'tax', d, amount));
+    else if (/resort fee/i.test(d)) (l.other += amount), l.items.push(line('resort', d, amount));
+    else (l.other += amount), l.otherLabels.push(d), l.items.push(line('other', d, amount));
   }
   return l;
 }
@@ -123,10 +138,7 @@ export function parseDisplayPrice(sdp: unknown, basis: DisplayPriceContext, w: F
     nightlyPrice: roundToMinor((l.base + l.discounts) / nights, currency),
     totalPrice: roundToMinor(total, currency),
     nights,
-    fees: {
-      cleaning: l.cleaning === null ? null : roundToMinor(l.cleaning, currency),
-      service: l.service === null ? null : roundToMinor(l.service, currency),
-      taxes: l.taxes === null ? null : roundToMinor(l.taxes, currency),
-    },
+    // The summaries are the sums of the lines (issue 25 item 3).
+    fees: feesFromItems(l.items.map((i) => ({ ...i, amount: roundToMinor(i.amount, currency) })), currency),
   };
 }

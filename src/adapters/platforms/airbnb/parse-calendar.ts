@@ -3,6 +3,7 @@ import type { CalendarDay } from '../../../domain/model/availability.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { missingPayload } from './graphql.js';
+import { nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
 
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
@@ -37,9 +38,12 @@ export function parseCalendar(json: unknown, listingId: string, startDate: strin
         checkIn: bool(dig(d, 'availableForCheckin')),
         checkOut: bool(dig(d, 'availableForCheckout')),
         bookable: bool(dig(d, 'bookable')),
+        // localPriceFormatted is null in every current answer: no price is stated per night.
+        nightlyPrice: null,
       });
     }
   }
   if (unreadable > 0) w.add('days_unreadable', `${unreadable} day(s) of airbnb's calendar had no date or no availability and were left out.`);
+  w.list.push(nightlyPriceUnavailable('airbnb', 'its calendar states no price per night (price.localPriceFormatted is null)'));
   return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }

@@ -2,6 +2,7 @@ import { daysBetween } from '../../../domain/dates.js';
 import type { Price } from '../../../domain/model/price.js';
 import { LegFailure, type Adapted, type PriceRequest } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings } from '../parse-support.js';
+import { contextUnavailable, offerTermsUnknown } from '../../../domain/rates/warnings.js';
 import { nativeIdFromRelay } from './ids.js';
 import { parseCardPrice, searchResultsOf } from './parse-search.js';
 
@@ -56,12 +57,16 @@ export async function priceQuote(req: PriceRequest, deps: PriceQuoteDeps): Promi
         nightlyPrice: price.nightlyPrice,
         totalPrice: price.totalPrice,
         fees: price.fees,
+        // A home has one rate: its card's price. Its meal plan, refund and payment terms are not
+        // on the card (null, offer_terms_unknown); Airbnb states no typical range (context null).
+        offers: [{ roomName: null, board: null, refundable: null, freeCancellationUntil: null, payment: null, nightlyPrice: price.nightlyPrice, totalPrice: price.totalPrice, currency: price.currency, basis: price.basis }],
+        context: null,
         nights: daysBetween(req.checkIn, req.checkOut),
         occupancy: req.occupancy,
         source: 'airbnb',
         url,
       },
-      warnings: w.list,
+      warnings: [...w.list, offerTermsUnknown('airbnb', ['board', 'refundable', 'payment']), contextUnavailable('airbnb')],
     };
   }
   throw new LegFailure('failed', `airbnb offered no price for listing ${req.listingId} from ${req.checkIn} to ${req.checkOut} (not bookable for that stay, or not in the map search around it)`);

@@ -4,6 +4,7 @@ import type { Property } from '../../../domain/model/property.js';
 import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
 import { parseSearchPage, type SearchContext } from './parse-search.js';
+import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { SEARCH_AMENITY_IDS } from './taxonomy.js';
 
 export interface SearchLegDeps {
@@ -75,5 +76,6 @@ export async function searchLeg(req: SearchLegRequest, deps: SearchLegDeps, curr
   const warnings = dedupe(w.list);
   if (filter) warnings.push(warn('filter_applied_after_retrieval', 'Airbnb property-type, price and rating filters are applied after retrieval, so pages may hold fewer items.'));
   if (truncated) warnings.push(warn('results_truncated', `Only the first ${deps.maxPages} airbnb result pages were read.`));
+  if (termsFilterNames(q).length) warnings.push(termsNotInSearch('airbnb', termsFilterNames(q)));
   return { items: matched.slice(req.offset, req.offset + req.count), hasMore: matched.length > req.offset + req.count, warnings };
 }

@@ -28,6 +28,9 @@ const FULL_SEARCH = `query FullSearch($input: SearchQueryInput!) {
       }
       displayName { text }
       soldOutInfo { isSoldOut }
+      blocks { blockId { roomId policyGroupId mealPlanId } finalPrice { amount currency } freeCancellationUntil }
+      policies { showFreeCancellation showNoPrepayment }
+      mealPlanIncluded { mealPlanType text }
       matchingUnitConfigurations { commonConfiguration { nbBedrooms nbBathrooms nbLivingrooms nbKitchens nbAllBeds unitTypeNames { translation } } }
       priceDisplayInfoIrene {
         displayPrice { copy { translation } ${PRICE_IRENE} }
@@ -95,7 +98,7 @@ export function fullSearchRequest(c: SearchCall): UpstreamRequest {
     filters: {},
     travelPurpose: 2,
   };
-  return graphql('FullSearch', FULL_SEARCH, { input }, { selected_currency: c.currency });
+  return graphql('FullSearch', FULL_SEARCH, { input }, c.currency !== undefined ? { selected_currency: c.currency } : undefined);
 }
 
 export interface CalendarCall {
@@ -104,6 +107,8 @@ export interface CalendarCall {
   startDate: string;
   days: number;
   adults: number;
+  /** The currency its nightly prices are printed in; absent when only the hotel id is wanted. */
+  currency?: string;
 }
 
 export function availabilityCalendarRequest(c: CalendarCall): UpstreamRequest {
@@ -112,7 +117,7 @@ export function availabilityCalendarRequest(c: CalendarCall): UpstreamRequest {
     pagenameDetails: { countryCode: c.countryCode, pagename: c.pageName },
     searchConfig: { searchConfigDate: { startDate: c.startDate, amountOfDays: Math.min(c.days, CALENDAR_MAX_DAYS) }, nbAdults: c.adults, nbRooms: 1 },
   };
-  return graphql('AvailabilityCalendar', AVAILABILITY_CALENDAR, { input });
+  return graphql('AvailabilityCalendar', AVAILABILITY_CALENDAR, { input }, c.currency !== undefined ? { selected_currency: c.currency } : {});
 }
 
 export interface ReviewCall {

@@ -11,6 +11,8 @@ import { parseHotelPage } from './parse-hotel-page.js';
 import { hotelSearchUrl, pageUrl, parseBookingId } from './ids.js';
 import { calendarDays, parseCalendarAnswer, type RawDay } from './parse-availability.js';
 import { stayPriceOf } from './parse-price.js';
+import { bookingOffers } from './parse-offers.js';
+import { contextUnavailable } from '../../../domain/rates/warnings.js';
 import { hotelItem, parseSearchPage } from './parse-search.js';
 import { hotelOf, pageOf } from './resolve.js';
 import { reviewsLeg } from './reviews.js';
@@ -85,7 +87,7 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
         const starts: string[] = [];
         for (let s = req.startDate; s <= req.endDate; s = addDays(s, CALENDAR_MAX_DAYS)) starts.push(s);
         const answers = await Promise.all(
-          starts.map((s) => fetch(availabilityCalendarRequest({ ...page, startDate: s, days: Math.min(CALENDAR_MAX_DAYS, daysBetween(s, req.endDate) + 1), adults: 2 }))),
+          starts.map((s) => fetch(availabilityCalendarRequest({ ...page, startDate: s, days: Math.min(CALENDAR_MAX_DAYS, daysBetween(s, req.endDate) + 1), adults: 2, currency: req.currency }))),
         );
         const w = new FieldWarnings('booking');
         let expected = page.hotelId;
@@ -95,7 +97,7 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
           expected ??= answer.hotelId;
           raw.push(...answer.days);
         }
-        const days = calendarDays(raw, req.startDate, req.endDate, w);
+        const days = calendarDays(raw, req.startDate, req.endDate, w, req.currency);
         return { value: days, warnings: w.list };
       }),
 
@@ -115,9 +117,10 @@ export function createBookingAdapter(client: UpstreamClient, options: BookingAda
         if (!stay) throw new LegFailure('failed', `booking has no price for listing ${req.listingId}: ${w.list.map((x) => x.message).join('; ')}`);
         const url = pageUrl(str(dig(item, 'basicPropertyData', 'location', 'countryCode')), str(dig(item, 'basicPropertyData', 'pageName'))) ?? hotelSearchUrl(String(hotelId));
         const { currency, basis, nightlyPrice, totalPrice, fees } = stay;
+        const { offers, warnings } = bookingOffers(item, stay);
         return {
-          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: 'booking', url },
-          warnings: w.list,
+          value: { platform: 'booking', listingId: req.listingId, ...dates, currency, basis, nightlyPrice, totalPrice, fees, offers, context: null, nights, occupancy: req.occupancy, source: 'booking', url },
+          warnings: [...w.list, ...warnings, contextUnavailable('booking')],
         };
       }),
 

@@ -1,4 +1,5 @@
 import type { PropertyType } from '../../../domain/model/property.js';
+import type { FeeKind } from '../../../domain/model/rates.js';
 
 /**
  * Booking.com's accommodation type ids (`basicPropertyData.accommodationTypeId`, also the `ht_id`
@@ -46,7 +47,6 @@ export const TRIP_TYPES: Readonly<Record<string, string>> = {
   BUSINESS_TRAVELLERS: 'business',
 };
 
-export type FeeKind = 'taxes' | 'service' | 'cleaning';
 
 /**
  * The excluded-charge types whose nature the recorded answers show (ids are Booking.com's
@@ -55,6 +55,20 @@ export type FeeKind = 'taxes' | 'service' | 'cleaning';
  *   contribution) — a tax;
  * - 21: a percentage charge of 6-7% of the stay (Malta's VAT), nearly always INCLUDED — a tax;
  * - 23: a per-stay charge of exactly 7% of the stay on rates without a type-21 charge — a tax.
- * Other types (22, 148, ...) are added to the total but to no fee, with a warning.
+ * Other types (22, 148, ...) are fee lines of kind other, named by their type, with a warning.
+ * 12 is a levy per guest and night, which is what a city (tourist) tax is.
  */
-export const CHARGE_TYPES: Readonly<Record<number, FeeKind>> = { 12: 'taxes', 21: 'taxes', 23: 'taxes' };
+export const CHARGE_TYPES: Readonly<Record<number, { kind: FeeKind; name: string }>> = {
+  12: { kind: 'city_tax', name: 'Tourist levy' },
+  21: { kind: 'tax', name: 'VAT' },
+  23: { kind: 'tax', name: 'Tax' },
+};
+
+/** How Booking.com charges a line (`chargeMode`), in words for its name. */
+export const CHARGE_MODES: Readonly<Record<string, string>> = {
+  PER_PERSON_PER_NIGHT: 'per person per night',
+  PER_NIGHT: 'per night',
+  PER_STAY: 'per stay',
+  PER_PERSON_PER_STAY: 'per person per stay',
+  PERCENTAGE: 'percentage of the price',
+};

@@ -1,7 +1,8 @@
 import { addDays, daysBetween, isIsoDate } from '../../../domain/dates.js';
 import type { CalendarDay } from '../../../domain/model/availability.js';
 import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
-import { dig, num, str, type FieldWarnings } from '../parse-support.js';
+import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
+import { nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
 import { graphqlData } from './client.js';
 import { warnOnce } from './parse-price.js';
 
@@ -16,12 +17,14 @@ export interface RawDay {
   available: boolean;
   /** minLengthOfStay when it is a real minimum (>= 1); 0 is sent on closed days. */
   minNights: number | null;
+  /** avgPriceFormatted as printed ("US$120", "₹7.5K", "₹ 0"). */
+  price: string | null;
 }
 
 /**
  * An AvailabilityCalendar answer: `data.availabilityCalendar.{hotelId, days[]}`. Each day is a
- * check-in date with `available` and `minLengthOfStay`; `avgPriceFormatted` ("₹7.5K", "₹ 0") is
- * an abbreviated display string, not a price, and is not read. Throws when Booking.com answered
+ * check-in date with `available`, `minLengthOfStay` and `avgPriceFormatted` (read by
+ * nightlyPriceOf). Throws when Booking.com answered
  * for another hotel than `expectedHotelId`, or answered an error.
  */
 export function parseCalendarAnswer(json: unknown, expectedHotelId: string | null, w: FieldWarnings): CalendarAnswer {
@@ -46,7 +49,7 @@ export function parseCalendarAnswer(json: unknown, expectedHotelId: string | nul
       continue;
     }
     const min = num(dig(day, 'minLengthOfStay'));
-    out.push({ date, available, minNights: min !== null && Number.isInteger(min) && min >= 1 ? min : null });
+    out.push({ date, available, minNights: min !== null && Number.isInteger(min) && min >= 1 ? min : null, price: str(dig(day, 'avgPriceFormatted')) });
   }
   return { hotelId, days: out };
 }
@@ -61,11 +64,24 @@ export function parseCalendarAnswer(json: unknown, expectedHotelId: string | nul
  * - minNights: null on days that state none (closed days send 0).
  * Days Booking.com did not answer for are not invented; a warning says how many are missing.
  */
-export function calendarDays(raw: RawDay[], startDate: string, endDate: string, w: FieldWarnings): CalendarDay[] {
+/**
+ * Issue 25 item 5: a night's price from `avgPriceFormatted`, exactly as printed, in the currency
+ * asked for. Booking.com also prints abbreviations ("₹7.5K", rounded to a hundred rupees): those
+ * are not prices and give null, as do amounts naming no currency or another one, and the "₹ 0"
+ * of closed days.
+ */
+export function nightlyPriceOf(printed: string | null, currency: string): number | null {
+  if (printed === null) return null;
+  const money = parseMoney(printed, currency);
+  if (money === null || money.currency !== currency || money.amount <= 0) return null;
+  return money.amount;
+}
+
+export function calendarDays(raw: RawDay[], startDate: string, endDate: string, w: FieldWarnings, currency: string): CalendarDay[] {
   const byDate = new Map<string, RawDay>();
   for (const d of raw) {
     const seen = byDate.get(d.date);
-    if (seen && (seen.available !== d.available || seen.minNights !== d.minNights)) {
+    if (seen && (seen.available !== d.available || seen.minNights !== d.minNights || seen.price !== d.price)) {
       warnOnce(w, 'calendar_conflict', `booking: the calendar answered ${d.date} twice, differently; the first answer is kept.`);
     }
     if (!seen) byDate.set(d.date, d);
@@ -82,12 +98,19 @@ export function calendarDays(raw: RawDay[], startDate: string, endDate: string, 
     w.add('calendar_incomplete', `booking: the calendar answered ${sorted.length} of the ${asked} dates asked for; the others are left out.`);
   }
   if (sorted.some((d) => d.minNights === null)) w.missing('minNights', 'Booking.com states no minimum stay on closed dates');
-  return sorted.map((d) => ({
+  const prices = sorted.map((d) => (d.available ? nightlyPriceOf(d.price, currency) : null));
+  const unpriced = sorted.filter((d, i) => d.available && prices[i] === null);
+  if (unpriced.length > 0) {
+    const sample = unpriced[0]!.price;
+    w.list.push(nightlyPriceUnavailable('booking', `its calendar printed ${unpriced.length} available night(s) without an exact ${currency} price (first: ${sample === null ? 'none' : JSON.stringify(sample)}; abbreviated amounts such as "7.5K" are not prices)`));
+  }
+  return sorted.map((d, i) => ({
     date: d.date,
     available: d.available,
     minNights: d.minNights,
     checkIn: d.available,
     checkOut: departures.has(d.date) ? true : null,
     bookable: d.available ? (d.minNights === null ? null : true) : false,
+    nightlyPrice: prices[i]!,
   }));
 }

@@ -1,8 +1,10 @@
 import { roundToMinor } from '../../../domain/currency.js';
-import type { Fees, StayPrice } from '../../../domain/model/property.js';
+import type { StayPrice } from '../../../domain/model/property.js';
+import type { FeeItem } from '../../../domain/model/rates.js';
+import { feesFromItems } from '../../../domain/rates/fees.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
-import { CHARGE_TYPES } from './mappings.js';
+import { CHARGE_MODES, CHARGE_TYPES } from './mappings.js';
 
 interface Amount {
   amount: number;
@@ -49,7 +51,7 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
   if (display.currency === null) return w.missing('price', 'the stay price names no currency');
   assertCurrency(display.currency, currency);
 
-  const fees: Fees = { cleaning: null, service: null, taxes: null };
+  const items: FeeItem[] = [];
   const unknownTypes = new Set<string>();
   let extra = 0;
   const charges = dig(info, 'excludedCharges', 'excludeChargesList');
@@ -57,23 +59,34 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
     warnOnce(w, 'price_basis_unclear', 'booking: a search result does not list the charges excluded from its price; its total may lack them.');
   }
   for (const charge of Array.isArray(charges) ? charges : []) {
-    if (dig(charge, 'chargeInclusion') !== 'EXCLUDED') continue;
+    const inclusion = dig(charge, 'chargeInclusion');
+    if (inclusion !== 'EXCLUDED' && inclusion !== 'INCLUDED') continue;
+    const excluded = inclusion === 'EXCLUDED';
     const a = amountOf(dig(charge, 'amountPerStay'), currency);
     if (!a || a.currency === null) {
+      // An included charge is already in the price: only its line is lost. An excluded one is not.
+      if (!excluded) {
+        warnOnce(w, 'field_unavailable', 'fees.items: booking listed a charge included in its price without a readable amount; that line is left out.');
+        continue;
+      }
       warnOnce(w, 'price_basis_unclear', 'booking: an excluded charge has no readable amount or currency; no total is given for that stay.');
       return null;
     }
     assertCurrency(a.currency, currency);
     const value = roundToMinor(a.amount, currency);
     const type = num(dig(charge, 'chargeType'));
-    const kind = type === null ? undefined : CHARGE_TYPES[type];
-    if (kind) fees[kind] = roundToMinor((fees[kind] ?? 0) + value, currency);
-    else unknownTypes.add(String(type ?? '?'));
-    extra += value;
+    const known = type === null ? undefined : CHARGE_TYPES[type];
+    if (!known) unknownTypes.add(String(type ?? '?'));
+    const mode = CHARGE_MODES[str(dig(charge, 'chargeMode')) ?? ''];
+    const name = `${known?.name ?? `Charge type ${type ?? '?'}`}${mode ? ` (${mode})` : ''}`;
+    // Excluded charges are paid on top of the displayed price; when and where, the card does not say.
+    items.push({ kind: known?.kind ?? 'other', name, amount: value, included: !excluded, payAtProperty: null });
+    if (excluded) extra += value;
   }
   if (unknownTypes.size > 0) {
-    warnOnce(w, 'fee_uncategorised', `booking: excluded charges of type ${[...unknownTypes].sort().join(', ')} are in totalPrice but in no fee field.`);
+    warnOnce(w, 'fee_uncategorised', `booking: charges of type ${[...unknownTypes].sort().join(', ')} are fee lines of kind other, in totalPrice but in no fee summary.`);
   }
+  const fees = feesFromItems(items, currency);
   const accommodation = roundToMinor(display.amount, currency);
   return {
     currency,

@@ -5,6 +5,9 @@ import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../do
 import type { UpstreamRequest } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { fullSearchRequest } from './client.js';
+import { hasTermsFilter, meetsTerms } from '../../../domain/rates/offer-terms.js';
+import { offerTermsUnknown, termsFilterNames } from '../../../domain/rates/warnings.js';
+import { bookingOffers } from './parse-offers.js';
 import { parseSearchItem, parseSearchPage } from './parse-search.js';
 
 export type Fetch = (req: UpstreamRequest) => Promise<unknown>;
@@ -24,8 +27,10 @@ interface Page {
 }
 
 /** The filters Booking.com's results let the adapter apply exactly; null when none is asked for. */
-function postFilter(q: SearchQuery): { names: string[]; keep: (p: Property) => boolean } | null {
+function postFilter(q: SearchQuery, terms: Map<string, boolean | null>): { names: string[]; keep: (p: Property) => boolean } | null {
   const tests: [string, (p: Property) => boolean][] = [];
+  // Issue 25: a result's stated terms (its blocks, meal plan and policies); unknown ones are kept.
+  if (hasTermsFilter(q)) tests.push([termsFilterNames(q).join(', '), (p) => terms.get(p.platformListingId) !== false]);
   if (q.propertyTypes.length) tests.push(['propertyType', (p) => q.propertyTypes.includes(p.propertyType)]);
   if (q.minBedrooms !== null) tests.push(['minBedrooms', (p) => p.bedrooms !== null && p.bedrooms >= q.minBedrooms!]);
   if (q.minGuestRating !== null) tests.push(['minGuestRating', (p) => p.guestRating !== null && p.guestRating >= q.minGuestRating!]);
@@ -50,14 +55,21 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
   }
   const dates = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut } : null;
   const ctx = { currency: q.currency, nights: dates ? daysBetween(dates.checkIn, dates.checkOut) : null };
+  const terms = new Map<string, boolean | null>();
   const page = async (offset: number, rows: number): Promise<Page> => {
     const call = { where: { searchString: q.location }, dates, occupancy: q.occupancy, rooms: q.rooms, offset, rows, currency: q.currency };
     const { results, total } = parseSearchPage(await fetch(fullSearchRequest(call)));
-    const items = results.map((r) => parseSearchItem(r, ctx, w)).filter((p): p is Property => p !== null);
+    const items: Property[] = [];
+    for (const r of results) {
+      const p = parseSearchItem(r, ctx, w);
+      if (p === null) continue;
+      items.push(p);
+      if (hasTermsFilter(q)) terms.set(p.platformListingId, p.price ? meetsTerms(bookingOffers(r, p.price).offers, q) : null);
+    }
     return { items, sent: results.length, total };
   };
 
-  const filter = postFilter(q);
+  const filter = postFilter(q, terms);
   const compare = compareForSort(q.sort);
   if (!filter && !compare) {
     const rows = Math.min(req.count, 100);
@@ -95,6 +107,7 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
   let items = pages.flatMap((p) => p.items).filter((p) => !seen.has(p.platformListingId) && seen.add(p.platformListingId));
   if (filter) {
     items = items.filter(filter.keep);
+    if (items.some((p) => terms.get(p.platformListingId) === null)) w.list.push(offerTermsUnknown('booking', termsFilterNames(q)));
     w.add('filter_applied_after_retrieval', `booking: ${filter.names.join(', ')} applied after retrieval, so pages may hold fewer items.`);
   }
   if (compare) items = [...items].sort(compare);

@@ -6,7 +6,8 @@ import { LegFailure, UpstreamFormatError, type Adapted, type OfferSet, type Pric
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
 import { detailsToken, parseProperty, PLATFORM } from './parse.js';
-import { basisOf, feesCombined, otaRates } from './rates.js';
+import { basisOf, feesCombined, lumpFees, otaRates } from './rates.js';
+import { googleContext, googleOffers } from './parse-rooms.js';
 
 /**
  * A SerpApi `engine=google_hotels` property details answer (`property_token=...`) read three ways:
@@ -62,7 +63,9 @@ export function parsePrice(json: unknown, req: PriceRequest): Adapted<Price> | n
       basis: basisOf(best.beforeTaxes),
       nightlyPrice: roundToMinor((best.beforeTaxes ?? best.totalPrice) / nights, req.currency),
       totalPrice: best.totalPrice,
-      fees: { cleaning: null, service: null, taxes: null },
+      fees: lumpFees(best.totalPrice, best.beforeTaxes, req.currency),
+      offers: googleOffers(json, req.currency, nights, guestsOf(req), w),
+      context: googleContext(json, best.totalPrice, nights, req.currency, w),
       nights,
       occupancy: req.occupancy,
       source: best.source,
@@ -84,7 +87,8 @@ export function parseOffers(json: unknown, googleHotelId: string, stay: Stay, cu
   if (unclear.length) {
     w.add('price_basis_unclear', `${unclear.length} offer(s) did not say whether their total includes taxes and fees: ${unclear.join(', ')}.`);
   }
-  const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, basis: basisOf(r.beforeTaxes), currency, url: r.url }));
+  // Refund terms and meals only where an OTA's remarks state them (issue 25); null otherwise.
+  const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, basis: basisOf(r.beforeTaxes), currency, url: r.url, refundable: r.refundable, board: r.board }));
   // The address says which property was matched (meta.resolved.property, issue 16); null when google gives none.
   return { value: { property: name, googleHotelId, offers, address: str(dig(json, 'address')) }, warnings: w.list };
 }

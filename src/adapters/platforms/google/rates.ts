@@ -1,5 +1,8 @@
 import { roundToMinor } from '../../../domain/currency.js';
-import type { StayPrice } from '../../../domain/model/property.js';
+import type { Fees, StayPrice } from '../../../domain/model/property.js';
+import { feesFromItems } from '../../../domain/rates/fees.js';
+import type { Board } from '../../../domain/model/rates.js';
+import { boardOf } from '../../../domain/rates/board-words.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
 
@@ -24,7 +27,14 @@ export function amountOf(rate: unknown, key: 'lowest' | 'before_taxes_fees', cur
   return money.amount;
 }
 
-const NO_FEES = { cleaning: null, service: null, taxes: null } as const;
+/**
+ * Google's taxes and fees as the one line it states: the all-in total less the before-taxes
+ * figure, of kind other (Google does not say which taxes or fees), inside its displayed total.
+ */
+export function lumpFees(total: number, before: number | null, currency: string): Fees {
+  const lump = before === null ? 0 : roundToMinor(total - before, currency);
+  return feesFromItems(lump > 0 ? [{ kind: 'other', name: 'Taxes and fees', amount: lump, included: true, payAtProperty: null }] : [], currency);
+}
 
 /**
  * The stay price of an entry carrying `total_rate` (a search item, a property, an OTA offer).
@@ -43,7 +53,7 @@ export function stayPrice(entry: unknown, nights: number, currency: string, w: F
   }
   if (before !== null) feesCombined(w, label);
   const nightlyPrice = roundToMinor((before ?? total) / nights, currency);
-  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: { ...NO_FEES } };
+  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: lumpFees(total, before, currency) };
 }
 
 /** A total stated beside its before-taxes figure is all-in; a total alone does not say. */
@@ -54,7 +64,7 @@ export function basisOf(beforeTaxes: number | null): 'all_in' | 'unknown' {
 /** Once per answer: Google's taxes and fees are one lump, so the fee fields stay null. */
 export function feesCombined(w: FieldWarnings, label: string): void {
   if (w.list.some((x) => x.code === 'price_fees_combined')) return;
-  w.add('price_fees_combined', `google states taxes and fees only as one amount inside its all-in total (total minus before-taxes), not split into fees.cleaning/service/taxes, which are null (first: ${label}).`);
+  w.add('price_fees_combined', `google states taxes and fees only as one amount inside its all-in total (total minus before-taxes; one fees.items line of kind other), not split into fees.cleaning/service/taxes, which are null (first: ${label}).`);
 }
 
 export interface OtaRate {
@@ -63,6 +73,17 @@ export interface OtaRate {
   totalPrice: number;
   beforeTaxes: number | null;
   official: boolean;
+  /** What the OTA's `remarks` state (issue 25): "Free cancellation", "Breakfast included"; null when they do not. */
+  refundable: boolean | null;
+  board: Board | null;
+}
+
+/** Terms an OTA's remarks state; the recorded answers carry only discount remarks, so null there. */
+export function remarkTerms(entry: unknown): { refundable: boolean | null; board: Board | null } {
+  const remarks = dig(entry, 'remarks');
+  const text = Array.isArray(remarks) ? remarks.filter((r): r is string => typeof r === 'string').join(' | ') : '';
+  const refundable = /non[-\s]?refundable/i.test(text) ? false : /free cancellation|fully refundable/i.test(text) ? true : null;
+  return { refundable, board: /breakfast|board|all[\s-]inclusive|room only/i.test(text) ? boardOf(text) : null };
 }
 
 function httpUrl(value: unknown): string | null {
@@ -95,7 +116,7 @@ export function otaRates(json: unknown, currency: string, guests: number, w: Fie
       fewerGuests++;
       continue;
     }
-    const rate: OtaRate = { source, url, totalPrice, beforeTaxes: amountOf(dig(e, 'total_rate'), 'before_taxes_fees', currency), official: dig(e, 'official') === true };
+    const rate: OtaRate = { source, url, totalPrice, beforeTaxes: amountOf(dig(e, 'total_rate'), 'before_taxes_fees', currency), official: dig(e, 'official') === true, ...remarkTerms(e) };
     const key = source.toLowerCase();
     const seen = bySource.get(key);
     if (!seen || rate.totalPrice < seen.totalPrice) bySource.set(key, rate);

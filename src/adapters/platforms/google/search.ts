@@ -4,6 +4,7 @@ import type { Property } from '../../../domain/model/property.js';
 import type { SearchLegRequest, SearchLegResult, SearchQuery } from '../../../domain/ports/platform.js';
 import { UPSTREAM_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
+import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { parseSearchPage, type SearchPage } from './parse-search.js';
 
 /**
@@ -93,5 +94,6 @@ export async function runSearch(req: SearchLegRequest, fetchPage: FetchPage): Pr
   }
   const items = kept.slice(req.offset, end);
   const hasMore = kept.length > end || (next !== null && compare === null && !capped);
+  if (termsFilterNames(q).length) warnings.push(termsNotInSearch(PLATFORM, termsFilterNames(q)));
   return { items, hasMore, warnings: unique(warnings) };
 }

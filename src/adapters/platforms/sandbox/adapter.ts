@@ -10,7 +10,9 @@ import { sandboxOffers } from './offers.js';
 import { sandboxListing, type SandboxListing } from './property.js';
 import { MAX_SANDBOX_REVIEWS, sandboxReview } from './reviews.js';
 import { searchCity } from './search.js';
-import { stayPrice } from './stay-price.js';
+import { calendarNightRate, stayPrice } from './stay-price.js';
+import { sandboxContext, sandboxOffersFor } from './rates.js';
+import { contextUnavailable, nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
 
 /**
  * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
@@ -98,15 +100,21 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       const quote = stayPrice(platform, listing, req, req.currency);
       const { basis, nightlyPrice, totalPrice, nights, fees, currency } = quote;
       const warning = basisWarning(basis, platform, `listing ${req.listingId}`);
+      const offers = sandboxOffersFor(platform, listing, req, currency);
+      const context = sandboxContext(platform, listing, req, totalPrice, nights, currency);
       return {
-        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, basis, nightlyPrice, totalPrice, fees, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
-        warnings: warning ? [warning] : [],
+        value: { platform, listingId: req.listingId, checkIn: req.checkIn, checkOut: req.checkOut, currency, basis, nightlyPrice, totalPrice, fees, offers, context, nights, occupancy: req.occupancy, source: platform, url: listing.property.url },
+        warnings: [...(warning ? [warning] : []), ...(context ? [] : [contextUnavailable(platform)])],
       };
     },
     async availability(req) {
       failIfUnavailable(platform, req.listingId);
       if (missing(req.listingId)) return null;
-      return { value: calendar(`${platform}:${req.listingId}`, req.startDate, req.endDate), warnings: [] };
+      // Like the live platforms: airbnb's calendar states no nightly price, the others' do.
+      const listing = listingAt(platform, req.listingId);
+      const priced = platform !== 'airbnb';
+      const days = calendar(`${platform}:${req.listingId}`, req.startDate, req.endDate, priced ? (date) => calendarNightRate(listing, date, req.currency) : null);
+      return { value: days, warnings: priced ? [] : [nightlyPriceUnavailable(platform)] };
     },
     async reviews(req) {
       failIfUnavailable(platform, req.listingId);

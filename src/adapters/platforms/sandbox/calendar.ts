@@ -19,7 +19,8 @@ function minNightsOn(seed: string, date: string): number {
   return weekday === 5 || weekday === 6 ? Math.max(base, 2) : base;
 }
 
-export function calendar(seed: string, startDate: string, endDate: string): CalendarDay[] {
+/** `priceOf`: the night's rate, for platforms whose calendar states one; null: none stated. */
+export function calendar(seed: string, startDate: string, endDate: string, priceOf: ((date: string) => number) | null = null): CalendarDay[] {
   const days = daysBetween(startDate, endDate);
   const out: CalendarDay[] = [];
   for (let i = 0; i <= days; i++) {
@@ -36,6 +37,7 @@ export function calendar(seed: string, startDate: string, endDate: string): Cale
       // A stay can end on a date only if the night before it was free.
       checkOut: !isBooked(seed, addDays(date, -1)),
       bookable: available && freeRun >= minNights,
+      nightlyPrice: available && priceOf ? priceOf(date) : null,
     });
   }
   return out;

@@ -4,7 +4,8 @@ import type { PriceBasis } from '../../../domain/model/property.js';
 import type { Stay } from '../../../domain/ports/platform.js';
 import type { SandboxListing } from './property.js';
 import { stayPrice } from './stay-price.js';
-import { rng } from './random.js';
+import { hash32, rng } from './random.js';
+import type { Board } from '../../../domain/model/rates.js';
 
 const OTAS: { ota: string; host: string }[] = [
   { ota: 'Booking.com', host: 'www.booking.com' },
@@ -20,6 +21,17 @@ const OTAS: { ota: string; host: string }[] = [
 /** Weighted draw of an offer's basis: 5 in 8 all-in, 2 in 8 before taxes, 1 in 8 unknown. */
 const OFFER_BASES: readonly PriceBasis[] = ['all_in', 'all_in', 'all_in', 'all_in', 'all_in', 'before_taxes', 'before_taxes', 'unknown'];
 
+const OTA_BOARDS: readonly (Board | null)[] = [null, 'room_only', 'breakfast', null, 'half_board'];
+
+/**
+ * An OTA's stated terms (issue 25): fixed per hotel and OTA, drawn apart from the prices so
+ * these stay as they were; some OTAs state neither (null).
+ */
+function otaTerms(googleHotelId: string, ota: string): Pick<Offer, 'refundable' | 'board'> {
+  const h = hash32(`terms:${googleHotelId}:${ota}`);
+  return { refundable: h % 3 === 0 ? null : h % 3 === 1, board: OTA_BOARDS[(h >>> 4) % OTA_BOARDS.length]! };
+}
+
 /** OTA rates for one hotel and stay: each within a few percent of the hotel's own price. */
 export function sandboxOffers(googleHotelId: string, listing: SandboxListing, stay: Stay, currency: string): Offer[] {
   const r = rng(`offers:${googleHotelId}:${stay.checkIn}:${stay.checkOut}`);
@@ -31,5 +43,6 @@ export function sandboxOffers(googleHotelId: string, listing: SandboxListing, st
     basis: OFFER_BASES[Math.floor(r.next() * OFFER_BASES.length)]!,
     currency,
     url: `https://${host}/sandbox/${encodeURIComponent(googleHotelId)}?checkin=${stay.checkIn}&checkout=${stay.checkOut}`,
+    ...otaTerms(googleHotelId, ota),
   }));
 }

@@ -6,6 +6,9 @@ import { listingId, LISTINGS_PER_CITY, type SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';
 import { stayPrice } from './stay-price.js';
 import { basisWarning } from '../../../domain/price-basis.js';
+import { hasTermsFilter, meetsTerms } from '../../../domain/rates/offer-terms.js';
+import { offerTermsUnknown, termsFilterNames } from '../../../domain/rates/warnings.js';
+import { sandboxOffersFor } from './rates.js';
 
 function matches(q: SearchQuery, p: Property): boolean {
   const guests = q.occupancy.adults + q.occupancy.children;
@@ -34,10 +37,18 @@ export function searchCity(
   const q = req.query;
   const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, occupancy: q.occupancy } : null;
   const all: { item: Property; rank: number }[] = [];
+  let unknownTerms = 0;
   for (let serial = 1; serial <= LISTINGS_PER_CITY[platform]; serial++) {
     const listing = listingAt(platform, listingId(platform, city, serial));
     const item = stay ? { ...listing.property, price: stayPrice(platform, listing, stay, q.currency) } : listing.property;
-    if (matches(q, item)) all.push({ item, rank: listing.rank });
+    if (!matches(q, item)) continue;
+    // Issue 25: the terms of the stay's offers; an item no offer settles is kept and counted.
+    if (stay && hasTermsFilter(q)) {
+      const met = meetsTerms(sandboxOffersFor(platform, listing, stay, q.currency), q);
+      if (met === false) continue;
+      if (met === null) unknownTerms++;
+    }
+    all.push({ item, rank: listing.rank });
   }
   const compare = compareForSort(q.sort);
   const items = compare ? all.map((x) => x.item).sort(compare) : all.sort((a, b) => a.rank - b.rank).map((x) => x.item);
@@ -45,6 +56,7 @@ export function searchCity(
   if (platform === 'airbnb' && q.amenities.length) {
     warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb amenity filters are applied after retrieval, so pages may hold fewer items.', platform });
   }
+  if (unknownTerms > 0) warnings.push(offerTermsUnknown(platform, termsFilterNames(q)));
   const page = items.slice(req.offset, req.offset + req.count);
   // Booking homes carry tiles, not stars, live: their starRating is null and the leg says so.
   if (platform === 'booking' && page.some((p) => p.propertyType !== 'hotel')) {

@@ -2,6 +2,8 @@ import { addDays, daysBetween, toDayNumber } from '../../../domain/dates.js';
 import { roundToMinor } from '../../../domain/currency.js';
 import type { PriceBasis, StayPrice } from '../../../domain/model/property.js';
 import { hash32 } from './random.js';
+import { feesFromItems } from '../../../domain/rates/fees.js';
+import { sandboxFeeItems } from './fees.js';
 import type { Stay } from '../../../domain/ports/platform.js';
 import type { SandboxPlatform } from './ids.js';
 import type { SandboxListing } from './property.js';
@@ -11,14 +13,6 @@ const USD_RATES: Record<string, number> = {
   USD: 1, EUR: 0.92, GBP: 0.79, CHF: 0.88, CAD: 1.36, AUD: 1.52, NZD: 1.66, JPY: 151, CNY: 7.2, HKD: 7.8,
   SGD: 1.34, INR: 83.2, IDR: 15700, THB: 35.6, MXN: 17.1, BRL: 5.0, ZAR: 18.6, SEK: 10.6, NOK: 10.7, DKK: 6.9,
   PLN: 4.0, CZK: 23.1, HUF: 360, TRY: 32, AED: 3.67, KRW: 1340, ISK: 138, ILS: 3.7,
-};
-
-/** Fee rules per platform: shares of the accommodation subtotal; null where the platform states no such fee. */
-const FEES: Record<SandboxPlatform, { cleaning: number | null; service: number | null; taxes: number | null }> = {
-  airbnb: { cleaning: 0.45, service: 0.142, taxes: 0.08 },
-  vrbo: { cleaning: 0.6, service: 0.09, taxes: 0.07 },
-  booking: { cleaning: null, service: null, taxes: 0.1 },
-  google: { cleaning: null, service: null, taxes: 0.12 },
 };
 
 const MONTH_FACTOR = [0.85, 0.85, 0.95, 1.0, 1.05, 1.2, 1.35, 1.35, 1.1, 1.0, 0.9, 1.1];
@@ -42,32 +36,42 @@ export function sandboxBasis(platform: SandboxPlatform, listingId: string): Pric
   return 'all_in';
 }
 
-/**
- * The price of a stay on the listing's basis, each part rounded to the currency's minor unit and
- * summed exactly. Before taxes and unknown: taxes are not stated (null) and not in the total.
- */
-export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string): StayPrice {
+/** The accommodation subtotal of a stay in USD, before any fee: the sum of its nights' rates. */
+export function subtotalUsd(listing: SandboxListing, stay: Stay): number {
   const nights = daysBetween(stay.checkIn, stay.checkOut);
   const guests = stay.occupancy.adults + stay.occupancy.children;
   const occupancyFactor = 1 + 0.08 * Math.max(0, guests - 2);
-  const rate = USD_RATES[currency] ?? 1;
-  let subtotalUsd = 0;
-  for (let i = 0; i < nights; i++) subtotalUsd += nightRate(listing.baseRate * occupancyFactor, addDays(stay.checkIn, i));
+  let sum = 0;
+  for (let i = 0; i < nights; i++) sum += nightRate(listing.baseRate * occupancyFactor, addDays(stay.checkIn, i));
+  return sum;
+}
 
+/** A night's rate in `currency`, as the sandbox calendar states it (two guests). */
+export function calendarNightRate(listing: SandboxListing, date: string, currency: string): number {
+  return roundToMinor(nightRate(listing.baseRate, date) * (USD_RATES[currency] ?? 1), currency);
+}
+
+/**
+ * The price of a stay on the listing's basis, each part rounded to the currency's minor unit and
+ * summed exactly. Before taxes and unknown: taxes are not stated (null) and not in the total.
+ * `rateFactor` prices another rate plan of the same stay (sandbox rates.ts).
+ */
+export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string, rateFactor = 1): StayPrice {
+  const nights = daysBetween(stay.checkIn, stay.checkOut);
+  const rate = USD_RATES[currency] ?? 1;
+  const baseUsd = subtotalUsd(listing, stay);
   const money = (usd: number) => roundToMinor(usd * rate, currency);
-  const subtotal = money(subtotalUsd);
-  const rule = FEES[platform];
-  const cleaning = rule.cleaning === null || listing.property.propertyType === 'hotel' ? null : money(listing.baseRate * rule.cleaning);
-  const service = rule.service === null ? null : money(subtotalUsd * rule.service);
+  const subtotal = money(baseUsd * rateFactor);
   const basis = sandboxBasis(platform, listing.property.platformListingId);
-  const taxes = rule.taxes === null || basis !== 'all_in' ? null : money(subtotalUsd * rule.taxes);
-  const total = [subtotal, cleaning, service, taxes].reduce<number>((sum, part) => sum + (part ?? 0), 0);
+  const items = sandboxFeeItems(platform, listing, { nights, baseUsd, basis, money, currency });
+  const fees = feesFromItems(items, currency);
+  const total = items.reduce<number>((sum, item) => sum + item.amount, subtotal);
   return {
     currency,
     basis,
     nightlyPrice: roundToMinor(subtotal / nights, currency),
     totalPrice: roundToMinor(total, currency),
     nights,
-    fees: { cleaning, service, taxes },
+    fees,
   };
 }

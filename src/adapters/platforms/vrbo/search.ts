@@ -5,6 +5,7 @@ import { LegFailure, type SearchLegRequest, type SearchLegResult, type SearchQue
 import { UpstreamNotFound, type UpstreamClient } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { searchRequest } from './client.js';
+import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { parseSearchPage } from './parse-search.js';
 
 export interface VrboSearchConfig {
@@ -88,5 +89,6 @@ export async function searchVrbo(client: UpstreamClient, req: SearchLegRequest, 
   }
   const compare = compareForSort(q.sort);
   const ordered = compare ? [...kept].sort(compare) : kept;
+  if (termsFilterNames(q).length) warnings.push(termsNotInSearch('vrbo', termsFilterNames(q)));
   return { items: ordered.slice(req.offset, req.offset + req.count), hasMore: ordered.length > req.offset + req.count, warnings };
 }
