@@ -15,6 +15,8 @@ import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { platformsNote } from '../../domain/capabilities.js';
+import { withCostSentence } from '../../domain/billing/pricing.js';
+import { operationOf } from '../../router/jobs/jobs.js';
 import { createProgress, waitInline, type SendProgress } from './progress.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema, type ToolSpec } from './tools.js';
 import { clientAddress } from '../client-address.js';
@@ -130,7 +132,8 @@ export function createMcpHandler(deps: Deps) {
   const tools: Tool[] = TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
-    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
+    // The price sentence is the schedule's in force (CREDIT_SCHEDULE); get_job states none.
+    description: `${t.procedure === 'job' ? t.description : withCostSentence(t.description, deps.config.creditSchedule, operationOf(t.procedure))}${platformsNote(t.procedure, deps.platforms)}`,
     inputSchema: inputJsonSchema(t.input) as Tool['inputSchema'],
     outputSchema: outputJsonSchema(t.output) as Tool['outputSchema'],
     // Data tools reach out to the platforms; get_job only reads our own job table.

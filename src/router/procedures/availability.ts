@@ -1,4 +1,5 @@
 import { getAvailability } from '../../domain/operations/availability.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../jobs/async-answer.js';
 import { operationEnv, settle } from '../billing/envelope.js';
@@ -12,7 +13,7 @@ export const availability = authedProcedure
       path: '/availability',
       tags: ['Availability'],
       summary: 'Day-by-day availability',
-      description: 'Calendar for one listing or a batch on one platform. Costs 3 credits per listing-window returned.',
+      description: `Calendar for one listing or a batch on one platform. ${COST_PLACEHOLDER}`,
     },
   })
   .input(AvailabilityInput)

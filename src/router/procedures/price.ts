@@ -1,4 +1,5 @@
 import { getPrice } from '../../domain/operations/price.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
@@ -13,7 +14,7 @@ export const price = authedProcedure
       path: '/price',
       tags: ['Prices'],
       summary: 'Price quote',
-      description: 'Price for one listing and stay, with fees and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. Costs 1 credit.',
+      description: `Price for one listing and stay, with fees and the occupancy echoed; price.basis says whether totalPrice is all_in, before_taxes or unknown. ${COST_PLACEHOLDER}`,
     },
   })
   .input(PriceInput)
