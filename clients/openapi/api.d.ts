@@ -10,13 +10,13 @@ export interface paths {
         };
         /**
          * Search stays across platforms
-         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.
+         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes.
          */
         get: operations["search"];
         put?: never;
         /**
          * Search stays (JSON body)
-         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.
+         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes.
          */
         post: operations["searchByBody"];
         delete?: never;
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Day-by-day availability
-         * @description Calendar for one listing or a batch on one platform, with each night's price where the platform's calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. Costs 3 credits per listing-window returned; nights costs nothing more.
+         * @description Calendar for one listing or a batch on one platform, with each night's price where the platform's calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. Costs 3 credits per listing-window returned. Asking for nights= costs nothing more.
          */
         get: operations["availability"];
         put?: never;

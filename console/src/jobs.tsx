@@ -10,11 +10,11 @@ export function Jobs() {
       {jobs.data?.length === 0 && <p className="muted">No jobs in the last 24 hours.</p>}
       {jobs.data && jobs.data.length > 0 && (
         <div className="scroll">
-          <table>
+          <table className="jobs">
             <thead><tr><th>Job</th><th>Operation</th><th>Status</th><th>Credits</th><th>Result</th></tr></thead>
             <tbody>
               {jobs.data.map((j) => (
-                <tr key={j.jobId}><td><code>{j.jobId}</code></td><td>{j.procedure}</td><td>{j.status}</td><td>{j.creditsCharged}</td><td><code>GET /v1/jobs/{j.jobId}</code></td></tr>
+                <tr key={j.jobId}><td className="id"><code>{j.jobId}</code></td><td className="op">{j.procedure}</td><td className="status">{j.status}</td><td className="credits">{j.creditsCharged}</td><td className="poll"><code>GET /v1/jobs/{j.jobId}</code></td></tr>
               ))}
             </tbody>
           </table>

@@ -38,17 +38,18 @@ export function Keys() {
           <button type="button" onClick={() => setCreated(null)}>Done</button>
         </div>
       )}
+      <div className="scroll">
       <table className="keys">
         <thead><tr><th>Prefix</th><th>Kind</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
         <tbody>
           {keys.data?.map((k) => (
             <tr key={k.keyId} data-key-prefix={k.prefix}>
-              <td><code>{k.prefix}…</code></td>
-              <td>{k.env}</td>
-              <td>{k.createdAt.slice(0, 10)}</td>
-              <td data-testid="last-used">{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
-              <td>{k.revokedAt ? `revoked ${k.revokedAt.slice(0, 10)}` : 'active'}</td>
-              <td>
+              <td className="prefix"><code>{k.prefix}…</code></td>
+              <td className="kind">{k.env}</td>
+              <td className="created">{k.createdAt.slice(0, 10)}</td>
+              <td className="used" data-testid="last-used">{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
+              <td className="state">{k.revokedAt ? `revoked ${k.revokedAt.slice(0, 10)}` : 'active'}</td>
+              <td className="action">
                 {!k.revokedAt && confirming !== k.keyId && <button type="button" onClick={() => setConfirming(k.keyId)}>Revoke</button>}
                 {confirming === k.keyId && (
                   <span className="confirm">
@@ -62,6 +63,7 @@ export function Keys() {
           ))}
         </tbody>
       </table>
+      </div>
       {keys.data?.length === 0 && <p className="muted">No keys yet: create one above.</p>}
       {revoke.isError && <p className="err" role="alert">{messageOf(revoke.error)}</p>}
     </section>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from './api.js';
 
 const OPERATIONS = ['search', 'availability', 'listing', 'price', 'priceCompare', 'reviews'] as const;
-const PLATFORMS = ['airbnb', 'booking', 'vrbo', 'expedia', 'hotels', 'google', 'tripadvisor'] as const;
+type Platform = Awaited<ReturnType<typeof api.platforms.query>>[number];
 const STATUSES = ['complete', 'partial'] as const;
 
 /** One filter: a select whose empty value means "all". */
@@ -25,7 +25,9 @@ function Filter<T extends string>({ name, values, value, onChange }: { name: str
  */
 export function Requests() {
   const [operation, setOperation] = useState<(typeof OPERATIONS)[number] | null>(null);
-  const [platform, setPlatform] = useState<(typeof PLATFORMS)[number] | null>(null);
+  const [platform, setPlatform] = useState<Platform | null>(null);
+  // Only the platforms that serve something for this account's keys (the /v1/platforms matrix).
+  const platforms = useQuery({ queryKey: ['platforms'], queryFn: () => api.platforms.query() });
   const [status, setStatus] = useState<(typeof STATUSES)[number] | null>(null);
   const requests = useQuery({ queryKey: ['requests', operation, platform, status], queryFn: () => api.requests.query({ operation, platform, status, limit: 50 }) });
   return (
@@ -33,7 +35,7 @@ export function Requests() {
       <h2 id="requests-title">Billed requests</h2>
       <div className="row filters">
         <Filter name="Operation" values={OPERATIONS} value={operation} onChange={setOperation} />
-        <Filter name="Platform" values={PLATFORMS} value={platform} onChange={setPlatform} />
+        <Filter name="Platform" values={platforms.data ?? []} value={platform} onChange={setPlatform} />
         <Filter name="Status" values={STATUSES} value={status} onChange={setStatus} />
       </div>
       <div className="scroll">
@@ -52,7 +54,11 @@ export function Requests() {
             ))}
           </tbody>
         </table>
-        {requests.data?.length === 0 && <p className="muted">No billed requests match.</p>}
+        {requests.data?.length === 0 && (
+          <p className="muted" data-testid="requests-empty">
+            {operation || platform || status ? 'No billed requests match.' : 'No billed requests yet. Calls with sandbox keys are free, so they are not listed here; each live call that costs credits will appear with its request id, platforms and outcome.'}
+          </p>
+        )}
       </div>
     </section>
   );

@@ -34,9 +34,10 @@ export function Usage() {
   const [split, setSplit] = useState<Split>('operation');
   const box = useRef<HTMLDivElement>(null);
 
+  const charged = (usage.data?.byOperation.length ?? 0) > 0;
   useEffect(() => {
     const el = box.current;
-    if (!el || !usage.data) return;
+    if (!el || !usage.data || !charged) return;
     const rows = split === 'operation' ? usage.data.byOperation.map((r) => ({ day: r.day, key: r.operation, credits: r.credits })) : usage.data.byPlatform.map((r) => ({ day: r.day, key: r.platform, credits: r.credits }));
     const { days, names, values } = seriesOf(usage.data.since, rows);
     const plot = new uPlot(
@@ -56,7 +57,7 @@ export function Usage() {
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [usage.data, split]);
+  }, [usage.data, split, charged]);
 
   const total = usage.data?.byOperation.reduce((sum, d) => sum + d.credits, 0) ?? 0;
   return (
@@ -70,6 +71,11 @@ export function Usage() {
         </div>
       </div>
       <p className="muted" data-testid="usage-total">{total.toLocaleString('en')} credits charged since {usage.data?.since ?? '…'}</p>
+      {usage.data && !charged && (
+        <p className="empty" data-testid="usage-empty">
+          Nothing charged in the last 30 days. Calls with sandbox keys are free (0 credits), so they draw no line here; once a live key's calls cost credits, a line per {split} will show them per day.
+        </p>
+      )}
       <div ref={box} className="chart" data-testid="usage-chart" data-split={split} />
     </section>
   );

@@ -44,7 +44,7 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
 /** The request handler alone, for a listener bound before the public URL is known (PORT=0). */
 export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const capabilities = { sandbox: capabilityMatrix(deps.platforms.sandbox), live: capabilityMatrix(deps.platforms.live) };
-  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples() });
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples(), creditSchedule: deps.config.creditSchedule });
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderReferencePage('Accommodation Data Service API');

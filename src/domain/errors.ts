@@ -154,6 +154,10 @@ export function asOperatorError(err: unknown): OperatorError {
   // drizzle wraps driver errors in a message carrying the query and its parameters: keep the cause.
   const cause = (err as { cause?: unknown }).cause;
   const message = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
-  if (message.startsWith('Invalid setting')) return new OperatorError('invalid_setting', message);
+  if (message.startsWith('Invalid setting')) {
+    // Every refusal says what to change (README, "Starting, stopping, health"): the setting it names.
+    const setting = /^Invalid setting ([A-Z0-9_.]+)/.exec(message)?.[1] ?? 'the setting named';
+    return new OperatorError('invalid_setting', message, `set ${setting} in the environment or in .env (README, "Configuration", lists every setting and its default)`);
+  }
   return new OperatorError('internal_error', message || 'unknown failure');
 }

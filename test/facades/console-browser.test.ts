@@ -172,4 +172,37 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     await page.locator('section[aria-labelledby=sandbox-title]').screenshot({ path: `${SHOTS}/phone-sandbox.png` });
     await context.close();
   });
+
+  it('issue 22 item 4: a sandbox-only account at 390 px: keys and jobs fit, an empty state says what will appear, filters list the platforms that serve', async () => {
+    const { accountId: sandboxOnly } = await app.deps.admin.createAccount({ email: 'sandbox-only@example.com', plan: 'free', credits: 0, verified: true, password: PASSWORD });
+    const keys = [];
+    for (let i = 0; i < 3; i++) keys.push((await app.deps.admin.createKey(sandboxOnly, 'sandbox')).key);
+    // Two async jobs (pending: this app runs no worker), so the jobs table has rows with long ids.
+    for (const limit of [5, 6]) expect((await app.get(`/v1/search?location=sandbox:async&limit=${limit}`, keys[0])).status).toBe(202);
+    const context = await browser!.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/console/`);
+    await page.fill('#email', 'sandbox-only@example.com');
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('tr[data-key-prefix]');
+    await page.waitForSelector('section[aria-labelledby=jobs-title] code');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Every Revoke button, and every job row, inside its card.
+    for (const section of ['keys-title', 'jobs-title']) {
+      const card = (await page.locator(`section[aria-labelledby=${section}]`).boundingBox())!;
+      for (const box of await page.locator(`section[aria-labelledby=${section}] button, section[aria-labelledby=${section}] tr`).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) {
+        expect(box, section).toBeLessThanOrEqual(card.x + card.width + 0.5);
+      }
+    }
+    // Nothing charged: an empty state says what will appear, not an empty chart grid.
+    expect(await page.textContent('[data-testid=usage-empty]')).toMatch(/sandbox/i);
+    expect(await page.locator('[data-testid=usage-chart] canvas').count()).toBe(0);
+    expect(await page.textContent('[data-testid=requests-empty]')).toMatch(/sandbox/i);
+    // The platform filter lists what serves this account's keys (sandbox: the four sandbox platforms).
+    const options = await page.locator('select[name=platform] option').allTextContents();
+    expect(options).toEqual(['all', 'airbnb', 'booking', 'vrbo', 'google']);
+    await page.screenshot({ path: `${SHOTS}/phone-sandbox-only.png`, fullPage: true });
+    await context.close();
+  });
 });

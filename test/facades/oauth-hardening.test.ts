@@ -228,6 +228,13 @@ describe('errors', () => {
     const back = new URL(res.headers.get('location')!);
     expect(back.searchParams.get('error')).toBe('invalid_request');
     expect(back.searchParams.get('error_description')).toBe('code_challenge is required');
+    // RFC 6749 4.1.2.1: the error redirect carries the request's state back, for every bad PKCE parameter.
+    expect(back.searchParams.get('state')).toBe('s');
+    for (const params of [{ code_challenge_method: 'plain' }, { code_challenge: 'short' }, { code_challenge_method: 'S512' }] as Record<string, string>[]) {
+      const bad = new URL((await flow.authorize(params)).headers.get('location')!);
+      expect(bad.searchParams.get('error'), JSON.stringify(params)).toBe('invalid_request');
+      expect(bad.searchParams.get('state'), JSON.stringify(params)).toBe('st');
+    }
     const direct = (await (await fetch(`${app.baseUrl}/authorize?response_type=code`, { redirect: 'manual' })).json()) as { error_description: string };
     expect(direct.error_description).toBe('client_id is required');
     const token = (await (await tokenRequest({ grant_type: 'authorization_code', client_id: flow.clientId })).json()) as { error: string; error_description: string };

@@ -66,4 +66,22 @@ describe('npm run build, then node dist/*.js', () => {
       expect(w.strayLines(), w.text()).toEqual([]);
     }
   }, 120_000);
+
+  it('npm run start:prod without NODE_ENV runs as production: without CURSOR_SECRET it refuses, the fatal line naming the setting with a hint', async () => {
+    const env = baseEnv({ DATABASE_URL: db.url, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+    const prod = watch(spawn('npm', ['run', '-s', 'start:prod'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    pids.push(prod.proc.pid!);
+    expect(await prod.exited(), prod.text()).toBe(1);
+    const fatal = prod.events().find((e) => e.event === 'start_failed');
+    expect(fatal, prod.text()).toMatchObject({ code: 'invalid_setting', msg: expect.stringContaining('CURSOR_SECRET') });
+    expect(String(fatal!.hint)).toMatch(/CURSOR_SECRET/);
+  }, 60_000);
+
+  it('every invalid setting refused at start carries a hint', async () => {
+    const bad = node('dist/app/main.js', baseEnv({ DATABASE_URL: db.url, PORT: 'eighty', LOG_LEVEL: 'warn' }));
+    expect(await bad.exited(), bad.text()).toBe(1);
+    const fatal = bad.events().find((e) => e.event === 'start_failed');
+    expect(fatal, bad.text()).toMatchObject({ code: 'invalid_setting', msg: expect.stringContaining('PORT') });
+    expect(typeof fatal!.hint).toBe('string');
+  }, 60_000);
 });

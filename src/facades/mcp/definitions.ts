@@ -1,5 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { platformsNote } from '../../domain/capabilities.js';
+import { withCostSentence } from '../../domain/billing/pricing.js';
+import { operationOf } from '../../router/jobs/jobs.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { ICON_PATH } from '../docs/icon.js';
 import { TOOLS, inputJsonSchema, outputJsonSchema } from './tools.js';
@@ -53,7 +55,8 @@ export function toolDefinitions(deps: Deps): ToolDefinition[] {
   return TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
-    description: `${t.description}${platformsNote(t.procedure, deps.platforms)}`,
+    // The price sentence is the schedule's in force (CREDIT_SCHEDULE); get_job states none.
+    description: `${t.procedure === 'job' ? t.description : withCostSentence(t.description, deps.config.creditSchedule, operationOf(t.procedure))}${platformsNote(t.procedure, deps.platforms)}`,
     inputSchema: inputJsonSchema(t.input) as ToolDefinition['inputSchema'],
     outputSchema: outputJsonSchema(t.output) as ToolDefinition['outputSchema'],
     // Data tools reach out to the platforms; get_job only reads our own job table.

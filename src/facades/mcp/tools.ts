@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform } from '../../domain/model/common.js';
@@ -40,17 +41,17 @@ function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
 
 export const TOOLS: ToolSpec[] = [
   { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ShapedItem)]),
-    description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Costs 5 credits per platform that returned items; failed and empty platforms are free; sandbox keys are free.${SHAPE}${ASYNC}` },
+    description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). ${COST_PLACEHOLDER}${SHAPE}${ASYNC}` },
   { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
-    description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days, with each night's price where the platform's calendar states one (dates[].nightlyPrice, in currency); nights=N adds meta.cheapestStays, up to 5 cheapest stays of exactly N nights the calendar allows (GET /v1/availability). Costs 3 credits per listing-window returned.${ASYNC}` },
+    description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days, with each night's price where the platform's calendar states one (dates[].nightlyPrice, in currency); nights=N adds meta.cheapestStays, up to 5 cheapest stays of exactly N nights the calendar allows (GET /v1/availability). ${COST_PLACEHOLDER}${ASYNC}` },
   { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [ShapedItem]),
-    description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded, with its rooms and rates (price.offers: board, refundable until when, pay now or at the property), its fee lines (price.fees.items) and whether it is low, typical or high for the property (price.context) (GET /v1/listing/{platform}/{id}). Costs 1 credit.${SHAPE}${ASYNC}` },
+    description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded, with its rooms and rates (price.offers: board, refundable until when, pay now or at the property), its fee lines (price.fees.items) and whether it is low, typical or high for the property (price.context) (GET /v1/listing/{platform}/{id}). ${COST_PLACEHOLDER}${SHAPE}${ASYNC}` },
   { name: 'get_price', procedure: 'price', title: 'Get price', input: PriceInput, output: orJob(PriceOutput),
-    description: `Price quote for one listing and stay, with fees line by line (fees.items) and the occupancy echoed; basis says whether totalPrice is all_in, before_taxes or unknown. offers lists the rooms and rates (board, refundable, freeCancellationUntil, payment), cheapest first; context says whether the price is low, typical or high for the property (google), or is null with a warning (GET /v1/price). Costs 1 credit.${ASYNC}` },
+    description: `Price quote for one listing and stay, with fees line by line (fees.items) and the occupancy echoed; basis says whether totalPrice is all_in, before_taxes or unknown. offers lists the rooms and rates (board, refundable, freeCancellationUntil, payment), cheapest first; context says whether the price is low, typical or high for the property (google), or is null with a warning (GET /v1/price). ${COST_PLACEHOLDER}${ASYNC}` },
   { name: 'compare_prices', procedure: 'priceCompare', title: 'Compare prices', input: PriceCompareInput, output: orJob(PriceCompareOutput),
-    description: `One property's offers across OTAs with the lowest and median total over the offers of the most common price basis (others listed apart in otherOffers), resolved by name (and location) or googleHotelId (GET /v1/price-compare). Costs 5 credits.${ASYNC}` },
+    description: `One property's offers across OTAs with the lowest and median total over the offers of the most common price basis (others listed apart in otherOffers), resolved by name (and location) or googleHotelId (GET /v1/price-compare). ${COST_PLACEHOLDER}${ASYNC}` },
   { name: 'get_reviews', procedure: 'reviews', title: 'Get reviews', input: ReviewsInput, output: orJob(ReviewsOutput, [z.array(ShapedReview)]),
-    description: `Normalised reviews of one listing, paginated, on the platform's native rating scale; google reviews take the property's Google Maps place id (ChIJ…) (GET /v1/reviews). Costs 2 credits per started block of 20 reviews returned.${ASYNC}` },
+    description: `Normalised reviews of one listing, paginated, on the platform's native rating scale; google reviews take the property's Google Maps place id (ChIJ…) (GET /v1/reviews). ${COST_PLACEHOLDER}${ASYNC}` },
   { name: 'get_job', procedure: 'job', title: 'Get job', input: JobInput, output: JobOutput,
     description: 'Status of a job from an async answer; when completed, data.result holds the result and meta.creditsCharged what it cost, once (GET /v1/jobs/{jobId}). Always free.' },
 ];

@@ -1,5 +1,7 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
+import { COST_PLACEHOLDER, withCostSentence, type CreditSchedule } from '../../domain/billing/pricing.js';
+import { operationOf } from '../../router/jobs/jobs.js';
 import { describeMatrix, type PlatformCapability } from '../../domain/capabilities.js';
 import { ERROR_CODES } from '../../domain/errors.js';
 import { SUB_CODES } from '../../domain/error-catalogue.js';
@@ -41,6 +43,8 @@ export interface OpenApiOptions {
   today?: string;
   /** A 200 body per operation id (openapi/examples.ts). */
   responseExamples?: Record<string, unknown>;
+  /** The credit schedule in force, whose prices the operation descriptions state (default reference). */
+  creditSchedule?: CreditSchedule;
 }
 
 /**
@@ -80,6 +84,8 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string, optio
   for (const [path, ops] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(ops as Json) as [string, Json][]) {
       delete op.security; // the document-wide bearer requirement applies to every operation
+      // Billed operations state their price for the schedule in force (CREDIT_SCHEDULE).
+      if (typeof op.description === 'string' && op.description.includes(COST_PLACEHOLDER)) op.description = withCostSentence(op.description, options.creditSchedule ?? 'reference', operationOf(op.operationId));
       completeParameters(op, facts.get(`${method} ${path}`) ?? {}, examples);
       const responses: Json = {};
       const ok = op.responses?.['200'];

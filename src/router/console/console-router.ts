@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
-import { PLANS, isPlanCode, requestsPerMinute } from '../../domain/accounts/plans.js';
+import { PLANS, isPlanCode, requestsPerMinute, type KeyEnv } from '../../domain/accounts/plans.js';
 import { OPERATIONS, PLATFORMS } from '../../domain/platforms.js';
+import { capabilityMatrix } from '../../domain/capabilities.js';
 import { createContext } from '../context.js';
 import { router } from '../procedure.js';
 import { search } from '../procedures/search.js';
@@ -70,6 +71,18 @@ export const consoleRouter = router({
     .query(({ ctx, input }) => ctx.store.usage.billedRequests(ctx.session.accountId, input, input.limit)),
 
   jobs: sessionProcedure.query(({ ctx }) => ctx.store.jobs(ctx.session.accountId, 50)),
+
+  /**
+   * The platforms that serve something for the account's active keys (the /v1/platforms matrix
+   * of each key kind it holds; both kinds before it has a key), in the matrix's order: the
+   * console's platform filter offers these only.
+   */
+  platforms: sessionProcedure.query(async ({ ctx }) => {
+    const keys = (await ctx.store.keys(ctx.session.accountId)).filter((k) => !k.revokedAt);
+    const kinds: KeyEnv[] = keys.length ? [...new Set(keys.map((k): KeyEnv => (k.env === 'live' ? 'live' : 'sandbox')))] : ['sandbox', 'live'];
+    const serving = new Set(kinds.flatMap((kind) => capabilityMatrix(ctx.deps.platforms[kind]).filter((p) => p.operations.length > 0).map((p) => p.platform)));
+    return PLATFORMS.filter((p) => serving.has(p));
+  }),
 
   /**
    * The sandbox search a key would get (free, deterministic fixtures), run through the same

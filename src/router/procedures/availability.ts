@@ -1,4 +1,5 @@
 import { getAvailability } from '../../domain/operations/availability.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../jobs/async-answer.js';
 import { operationEnv, settle } from '../billing/envelope.js';
@@ -12,7 +13,7 @@ export const availability = authedProcedure
       path: '/availability',
       tags: ['Availability'],
       summary: 'Day-by-day availability',
-      description: 'Calendar for one listing or a batch on one platform, with each night\'s price where the platform\'s calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. Costs 3 credits per listing-window returned; nights costs nothing more.',
+      description: `Calendar for one listing or a batch on one platform, with each night's price where the platform's calendar states one (booking; airbnb states none: null with a nightly_price_unavailable warning). nights=N adds meta.cheapestStays: the cheapest stays of exactly N nights the calendar allows. ${COST_PLACEHOLDER} Asking for nights= costs nothing more.`,
     },
   })
   .input(AvailabilityInput)

@@ -1,4 +1,5 @@
 import { idOrUrl } from '../listing-ids/listing-ref.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { getListing } from '../../domain/operations/listing.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../jobs/async-answer.js';
@@ -13,7 +14,7 @@ export const listing = authedProcedure
       path: '/listing/{platform}/{id}',
       tags: ['Listings'],
       summary: 'Listing detail',
-      description: 'The full normalised listing; with checkIn and checkOut a price for the stay is embedded. Costs 1 credit.',
+      description: `The full normalised listing; with checkIn and checkOut a price for the stay is embedded. ${COST_PLACEHOLDER}`,
     },
   })
   .input(ListingInput)

@@ -1,4 +1,5 @@
 import { comparePrices } from '../../domain/operations/price-compare.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
@@ -12,7 +13,7 @@ export const priceCompare = authedProcedure
       path: '/price-compare',
       tags: ['Prices'],
       summary: 'Cross-OTA price comparison',
-      description: 'Offers for one property across OTAs, resolved through Google Hotels; min and median computed by the service. Costs 5 credits.',
+      description: `Offers for one property across OTAs, resolved through Google Hotels; min and median computed by the service. ${COST_PLACEHOLDER}`,
     },
   })
   .input(PriceCompareInput)

@@ -1,4 +1,5 @@
 import { getReviews } from '../../domain/operations/reviews.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../jobs/async-answer.js';
 import { operationEnv, settle } from '../billing/envelope.js';
@@ -12,7 +13,7 @@ export const reviews = authedProcedure
       path: '/reviews',
       tags: ['Reviews'],
       summary: 'Listing reviews',
-      description: 'Normalised, paginated reviews of one listing. Costs 2 credits per started block of 20 reviews returned.',
+      description: `Normalised, paginated reviews of one listing. ${COST_PLACEHOLDER}`,
     },
   })
   .input(ReviewsInput)

@@ -1,4 +1,5 @@
 import { searchStays } from '../../domain/operations/search.js';
+import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { authedProcedure, shapeableBilledSteps } from '../procedure.js';
 import { shapeableAnswer } from '../jobs/async-answer.js';
 import { rememberValidPages } from '../page-output.js';
@@ -10,8 +11,7 @@ import type { Authed } from '../context.js';
 const Output = shapeableAnswer(rememberValidPages(SearchOutput));
 
 const DESCRIPTION =
-  'Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items ' +
-  '(failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.';
+  `Fans out to each platform, merges into one cursor-paginated list. ${COST_PLACEHOLDER} May answer 202 with a job for slow live scrapes.`;
 
 async function run({ ctx, input }: { ctx: Authed; input: SearchInput }) {
   return settle(ctx, await searchStays(operationEnv(ctx), searchParamsOf(input)));

@@ -27,8 +27,19 @@ export function shortDescription(description: string): string {
   }
 }
 
-/** Shortens `error_description` in JSON answers and in error redirects (`/authorize`). */
-export function shortErrors(_req: Request, res: Response, next: NextFunction): void {
+/**
+ * The request's `state`, when it is one we may echo (plain text, at most 1024 characters). The
+ * SDK's /authorize drops it from the error redirect when another parameter (code_challenge,
+ * code_challenge_method) fails its parsing; RFC 6749 4.1.2.1 requires it back.
+ */
+function requestState(req: Request): string | null {
+  const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown> | undefined;
+  const state = source?.state;
+  return typeof state === 'string' && state.length <= 1024 && !/[\u0000-\u001f\u007f]/.test(state) ? state : null;
+}
+
+/** Shortens `error_description` in JSON answers and in error redirects (`/authorize`), which keep the request's `state`. */
+export function shortErrors(req: Request, res: Response, next: NextFunction): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     if (body && typeof body === 'object' && typeof (body as { error_description?: unknown }).error_description === 'string') {
@@ -43,6 +54,8 @@ export function shortErrors(_req: Request, res: Response, next: NextFunction): v
       const target = new URL(url);
       const description = target.searchParams.get('error_description');
       if (description) target.searchParams.set('error_description', shortDescription(description));
+      const state = requestState(req);
+      if (target.searchParams.has('error') && !target.searchParams.has('state') && state !== null) target.searchParams.set('state', state);
       return redirect(status, target.href);
     } catch {
       return redirect(status, url);
