@@ -10,13 +10,13 @@ export interface paths {
         };
         /**
          * Search stays across platforms
-         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.
+         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
          */
         get: operations["search"];
         put?: never;
         /**
          * Search stays (JSON body)
-         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes.
+         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items (failed, blocked and empty platforms are free); may answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
          */
         post: operations["searchByBody"];
         delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Listing detail
-         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. Costs 1 credit.
+         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. `nearby` lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. Costs 1 credit.
          */
         get: operations["listing"];
         put?: never;
@@ -245,6 +245,10 @@ export interface components {
             host: components["schemas"]["Host"] | null;
             /** @description Present when dates were supplied. */
             price: components["schemas"]["StayPrice"] | null;
+            /** @description search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search. */
+            distanceKm?: number | null;
+            /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
+            nearby?: components["schemas"]["NearbyPlace"][] | null;
             /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
             alsoOn?: {
                 platform: components["schemas"]["Platform"];
@@ -286,6 +290,19 @@ export interface components {
             service: number | null;
             taxes: number | null;
         };
+        NearbyPlace: {
+            name: string;
+            /** @description The kind the platform gives the place ("Point of interest", "Airport", "Restaurant"); null when it gives none. */
+            kind: string | null;
+            /** @description Great-circle km from the listing, 2 decimals; null when the platform gives the place no coordinates. */
+            distanceKm: number | null;
+            /** @description Travel times the platform states, by mode; [] when it states none. */
+            travelTime: {
+                /** @description As the platform names it: "Walking", "Taxi", "Public transport". */
+                mode: string;
+                minutes: number;
+            }[];
+        };
         Meta: {
             requestId: string;
             platforms: components["schemas"]["Platform"][];
@@ -298,7 +315,7 @@ export interface components {
             warnings: components["schemas"]["Warning"][];
             /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
             deduplicated?: number;
-            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
+            /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
         };
         Pagination: {
@@ -358,6 +375,23 @@ export interface components {
                 name: string;
                 address: string | null;
                 googleHotelId: string | null;
+            };
+            /** @description search with radiusKm or bbox: the area searched (issue 25). */
+            area?: {
+                /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                centre: {
+                    lat: number;
+                    lng: number;
+                } | null;
+                /** @description The radius asked for (radiusKm), or null. */
+                radiusKm: number | null;
+                /** @description The box asked for (bbox), or null. */
+                bbox: {
+                    swLat: number;
+                    swLng: number;
+                    neLat: number;
+                    neLng: number;
+                } | null;
             };
         };
         ResolvedPlace: {
@@ -578,7 +612,7 @@ export interface components {
                 warnings?: components["schemas"]["Warning"][];
                 /** @description search: items folded into another item's alsoOn on this page (0 when none; absent with dedupe=false). */
                 deduplicated?: number;
-                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
+                /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
             } | {
                 requestId: string;
@@ -626,6 +660,22 @@ export interface components {
                         name?: string;
                         address?: string | null;
                         googleHotelId?: string | null;
+                    };
+                    area?: {
+                        /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                        centre?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        /** @description The radius asked for (radiusKm), or null. */
+                        radiusKm?: number | null;
+                        /** @description The box asked for (bbox), or null. */
+                        bbox?: {
+                            swLat: number;
+                            swLng: number;
+                            neLat: number;
+                            neLng: number;
+                        } | null;
                     };
                 };
                 nextCursor?: string;
@@ -736,6 +786,10 @@ export interface components {
                     nights?: number;
                     fees?: components["schemas"]["Fees"];
                 } | null;
+                /** @description search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search. */
+                distanceKm?: number | null;
+                /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
+                nearby?: components["schemas"]["NearbyPlace"][] | null;
                 alsoOn?: {
                     platform?: components["schemas"]["Platform"];
                     platformListingId?: string;
@@ -783,6 +837,10 @@ export interface components {
                     nights?: number;
                     fees?: components["schemas"]["Fees"];
                 } | null;
+                /** @description search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search. */
+                distanceKm?: number | null;
+                /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
+                nearby?: components["schemas"]["NearbyPlace"][] | null;
                 alsoOn?: {
                     platform?: components["schemas"]["Platform"];
                     platformListingId?: string;
@@ -838,6 +896,22 @@ export interface components {
                         address?: string | null;
                         googleHotelId?: string | null;
                     };
+                    area?: {
+                        /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                        centre?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        /** @description The radius asked for (radiusKm), or null. */
+                        radiusKm?: number | null;
+                        /** @description The box asked for (bbox), or null. */
+                        bbox?: {
+                            swLat: number;
+                            swLng: number;
+                            neLat: number;
+                            neLng: number;
+                        } | null;
+                    };
                 };
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
@@ -871,12 +945,19 @@ export type $defs = Record<string, never>;
 export interface operations {
     search: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Place name ("Lisbon") or "lat,lng".
+                 * @description Place name ("Lisbon") or "lat,lng". Required unless bbox is given; not with bbox.
                  * @example Lisbon
                  */
-                location: string;
+                location?: string;
+                /**
+                 * @description Only items within this many km (0.1 to 100, great-circle) of the location: "lat,lng", or a place name where the platform states its coordinates. Not with bbox.
+                 * @example 5
+                 */
+                radiusKm?: number;
+                /** @description "swLat,swLng,neLat,neLng": only items inside this box (south-west corner, then north-east corner; west east of east crosses the antimeridian). Instead of location; distances are measured from its centre. */
+                bbox?: string;
                 /**
                  * @description First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.
                  * @example 2027-02-09
@@ -916,8 +997,8 @@ export interface operations {
                 limit?: number;
                 /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                 cursor?: string;
-                /** @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. */
-                sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc";
+                /** @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. distance_asc orders by distanceKm from the centre searched, items without one last. */
+                sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc" | "distance_asc";
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).
                  * @example EUR
@@ -1173,6 +1254,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "location": "Lisbon",
+                 *       "radiusKm": 5,
                  *       "checkIn": "2027-02-09",
                  *       "checkOut": "2027-02-12",
                  *       "adults": 2,
@@ -1180,8 +1262,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Place name ("Lisbon") or "lat,lng". */
-                    location: string;
+                    /** @description Place name ("Lisbon") or "lat,lng". Required unless bbox is given; not with bbox. */
+                    location?: string;
+                    /** @description Only items within this many km (0.1 to 100, great-circle) of the location: "lat,lng", or a place name where the platform states its coordinates. Not with bbox. */
+                    radiusKm?: number;
+                    /** @description "swLat,swLng,neLat,neLng": only items inside this box (south-west corner, then north-east corner; west east of east crosses the antimeridian). Instead of location; distances are measured from its centre. */
+                    bbox?: string;
                     /**
                      * Format: date
                      * @description First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.
@@ -1231,11 +1317,11 @@ export interface operations {
                     /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                     cursor?: string;
                     /**
-                     * @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.
+                     * @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. distance_asc orders by distanceKm from the centre searched, items without one last.
                      * @default recommended
                      * @enum {string}
                      */
-                    sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc";
+                    sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc" | "distance_asc";
                     /**
                      * @description ISO 4217 code of the prices returned (and of price filters).
                      * @default USD

@@ -38,7 +38,7 @@ function fixtureClient(): UpstreamClient & { seen: UpstreamRequest[] } {
 }
 
 const query = (over: Partial<SearchQuery> = {}): SearchQuery => ({
-  location: 'Lisbon', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+  location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
   propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
   platforms: ['airbnb'], sort: 'recommended', currency: 'USD', ...over,
 });

@@ -51,7 +51,7 @@ function fakeBooking(over: { search?: (input: any) => unknown; results?: unknown
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Valletta', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: OCC, rooms: 1, propertyTypes: [], amenities: [],
+    location: 'Valletta', area: { centre: null, radiusKm: null, box: null }, checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: OCC, rooms: 1, propertyTypes: [], amenities: [],
     minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, platforms: ['booking'], sort: 'recommended', currency: 'USD', ...over,
   };
 }

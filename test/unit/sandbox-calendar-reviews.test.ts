@@ -11,7 +11,7 @@ const adapter = (set: AdapterSet, p: Platform): PlatformAdapter => set.get(p)!;
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+    location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
     propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };

@@ -78,6 +78,14 @@ export const Resolved = z
       .object({ name: z.string(), address: z.string().nullable(), googleHotelId: z.string().nullable() })
       .optional()
       .describe('price-compare: the property the name (or googleHotelId) matched.'),
+    area: z
+      .object({
+        centre: z.object({ lat: z.number(), lng: z.number() }).nullable().describe('What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known.'),
+        radiusKm: z.number().nullable().describe('The radius asked for (radiusKm), or null.'),
+        bbox: z.object({ swLat: z.number(), swLng: z.number(), neLat: z.number(), neLng: z.number() }).nullable().describe('The box asked for (bbox), or null.'),
+      })
+      .optional()
+      .describe('search with radiusKm or bbox: the area searched (issue 25).'),
   })
   .meta({ id: 'Resolved' });
 export type Resolved = z.infer<typeof Resolved>;
@@ -94,7 +102,7 @@ export const Meta = z
     platformResults: z.array(PlatformResult),
     warnings: z.array(Warning),
     deduplicated: z.number().int().min(0).optional().describe('search: items folded into another item\'s alsoOn on this page (0 when none; absent with dedupe=false).'),
-    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform\'s search answer names the place it searched.'),
+    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched.'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

@@ -17,7 +17,7 @@ const ShapedItem = z
   .strict();
 // The compact view drops null and empty values everywhere, meta.resolved included.
 const ShapedResolved = z
-  .object({ location: Resolved.shape.location.unwrap().partial(), property: Resolved.shape.property.unwrap().partial() })
+  .object({ location: Resolved.shape.location.unwrap().partial(), property: Resolved.shape.property.unwrap().partial(), area: Resolved.shape.area.unwrap().partial() })
   .partial();
 const GroupedWarning = z.object({ code: z.string(), platforms: z.array(Platform).optional() }).strict();
 

@@ -7,6 +7,7 @@ import type { CalendarDay } from '../model/availability.js';
 import type { Offer } from '../model/price.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { SearchSort } from '../operations/merge.js';
+import type { SearchArea } from '../geo/area.js';
 
 /**
  * The port every platform adapter implements (conventions rule 11). An adapter answers for one
@@ -50,7 +51,10 @@ export interface Occupancy {
 }
 
 export interface SearchQuery {
+  /** A place name or "lat,lng"; for a bbox search, the box's centre as "lat,lng". */
   location: string;
+  /** The radius or box searched and the centre distances are measured from (issue 25 item 1). */
+  area: SearchArea;
   checkIn: string | null;
   checkOut: string | null;
   occupancy: Occupancy;

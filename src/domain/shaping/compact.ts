@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { Amenity, PropertyType, PriceBasis } from '../model/property.js';
+import { Amenity, NearbyPlace, PropertyType, PriceBasis } from '../model/property.js';
+
+/** Places nearby kept in the compact view: the nearest few answer "how far from ..."; the rest is in the full view. */
+export const NEARBY_IN_COMPACT = 5;
 
 /**
  * Issue 16 item 3: the compact view, written for a model that pays per token. Not short keys:
@@ -25,6 +28,8 @@ export const CompactProperty = z
     amenities: z.array(Amenity),
     image: z.string().describe('The first image only, when fields asks for images.'),
     price: z.object({ basis: PriceBasis, nightlyPrice: z.number(), totalPrice: z.number() }).describe('In meta.currency, for the dates asked.'),
+    distanceKm: z.number().describe('search: km from the centre searched, when known.'),
+    nearby: z.array(NearbyPlace).describe(`get_listing: the ${NEARBY_IN_COMPACT} nearest places the platform names.`),
   })
   .partial()
   .meta({ id: 'CompactProperty' });
@@ -46,8 +51,9 @@ export function dropEmpty(value: unknown): unknown {
 /** One item (a Property, possibly projected by `fields`) in the compact view. */
 export function compactItem(item: unknown, fields?: readonly string[]): unknown {
   if (item === null || typeof item !== 'object') return item;
-  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, ...rest } = item as Record<string, unknown>;
+  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, nearby, ...rest } = item as Record<string, unknown>;
   const compact: Record<string, unknown> = { ...rest };
+  if (Array.isArray(nearby)) compact.nearby = nearby.slice(0, NEARBY_IN_COMPACT);
   // Amenities are a search filter (amenities=) and in get_listing; kept when asked for by fields.
   if (fields?.includes('amenities')) compact.amenities = amenities;
   if (location && typeof location === 'object') {

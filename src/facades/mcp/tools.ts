@@ -46,11 +46,11 @@ const CompactMeta = z
 
 export const TOOLS: ToolSpec[] = [
   { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(CompactProperty), z.array(Projected)]),
-    description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Costs 5 credits per platform that returned items; failed and empty platforms are free; sandbox keys are free.${SHAPE}${ASYNC}` },
+    description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Every item has distanceKm from the centre searched; radiusKm (with location) or bbox ("swLat,swLng,neLat,neLng", instead of location) limits the area, sort=distance_asc orders by distance, and meta.resolved.area states the area. Costs 5 credits per platform that returned items; failed and empty platforms are free; sandbox keys are free.${SHAPE}${ASYNC}` },
   { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
     description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days (GET /v1/availability). Costs 3 credits per listing-window returned.${ASYNC}` },
   { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [CompactProperty, Projected]),
-    description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded (GET /v1/listing/{platform}/{id}). Costs 1 credit.${SHAPE}${ASYNC}` },
+    description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded; nearby lists the places the platform names near it, with distance and travel times (GET /v1/listing/{platform}/{id}). Costs 1 credit.${SHAPE}${ASYNC}` },
   { name: 'get_price', procedure: 'price', title: 'Get price', input: PriceInput, output: orJob(PriceOutput),
     description: `Price quote for one listing and stay, with fees and the occupancy echoed; basis says whether totalPrice is all_in, before_taxes or unknown (GET /v1/price). Costs 1 credit.${ASYNC}` },
   { name: 'compare_prices', procedure: 'priceCompare', title: 'Compare prices', input: PriceCompareInput, output: orJob(PriceCompareOutput),

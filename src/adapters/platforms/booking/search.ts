@@ -6,6 +6,7 @@ import type { UpstreamRequest } from '../http/upstream.js';
 import { FieldWarnings } from '../parse-support.js';
 import { fullSearchRequest } from './client.js';
 import { parseSearchItem, parseSearchPage } from './parse-search.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
 
 export type Fetch = (req: UpstreamRequest) => Promise<unknown>;
 
@@ -43,6 +44,8 @@ function postFilter(q: SearchQuery): { names: string[]; keep: (p: Property) => b
  */
 export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: SearchLimits): Promise<SearchLegResult> {
   const q = req.query;
+  const geo = new LegGeo('booking', q.area);
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const w = new FieldWarnings('booking');
   if (q.amenities.length) {
     w.add('filter_not_supported', 'booking: search results list no facilities, so the amenities filter cannot be applied; booking returned no properties for it.');
@@ -53,7 +56,7 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
   const page = async (offset: number, rows: number): Promise<Page> => {
     const call = { where: { searchString: q.location }, dates, occupancy: q.occupancy, rooms: q.rooms, offset, rows, currency: q.currency };
     const { results, total } = parseSearchPage(await fetch(fullSearchRequest(call)));
-    const items = results.map((r) => parseSearchItem(r, ctx, w)).filter((p): p is Property => p !== null);
+    const items = results.map((r) => parseSearchItem(r, ctx, w)).filter((p): p is Property => p !== null).map((p) => geo.place(p));
     return { items, sent: results.length, total };
   };
 
@@ -64,7 +67,7 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
     const p = await page(req.offset, rows);
     if (p.total !== null && req.offset >= p.total) return { items: [], hasMore: false, warnings: w.list };
     const hasMore = p.total !== null ? req.offset + p.sent < p.total : p.sent >= rows;
-    return { items: p.items.slice(0, req.count), hasMore, warnings: w.list };
+    return { items: p.items.slice(0, req.count), hasMore, warnings: [...w.list, ...geo.warnings()] };
   }
 
   const first = await page(0, limits.pageSize);
@@ -101,5 +104,5 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
   if (!exhausted) {
     w.add('results_truncated', `booking: filters and sorting were applied to the first ${read} of ${first.total ?? 'more'} results only.`);
   }
-  return { items: items.slice(req.offset, req.offset + req.count), hasMore: items.length > req.offset + req.count, warnings: w.list };
+  return { items: items.slice(req.offset, req.offset + req.count), hasMore: items.length > req.offset + req.count, warnings: [...w.list, ...geo.warnings()] };
 }

@@ -7,6 +7,7 @@ import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertListing, assertStay } from './guards.js';
 import { parseProperty, PLATFORM } from './parse.js';
 import { basisOf, feesCombined, otaRates } from './rates.js';
+import { parseNearby } from './nearby.js';
 
 /**
  * A SerpApi `engine=google_hotels` property details answer (`property_token=...`) read three ways:
@@ -22,7 +23,7 @@ export function parseListing(json: unknown, listingId: string): Adapted<Property
   const w = new FieldWarnings(PLATFORM);
   const property = parseProperty(json, null, w);
   if (property === null) throw new UpstreamFormatError(`google's details of listing ${listingId} have no name`);
-  return { value: property, warnings: w.list };
+  return { value: { ...property, nearby: parseNearby(json, property.location, w) }, warnings: w.list };
 }
 
 function checkedStay(json: unknown, listingId: string, stay: Stay, currency: string): number {

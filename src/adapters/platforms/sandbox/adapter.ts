@@ -10,6 +10,7 @@ import { sandboxOffers } from './offers.js';
 import { sandboxListing, type SandboxListing } from './property.js';
 import { MAX_SANDBOX_REVIEWS, sandboxReview } from './reviews.js';
 import { searchCity } from './search.js';
+import { sandboxNearby } from './nearby.js';
 import { stayPrice } from './stay-price.js';
 
 /**
@@ -89,7 +90,8 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       const listing = listingAt(platform, req.listingId);
       const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
       const warning = price && basisWarning(price.basis, platform, `listing ${req.listingId}`);
-      return { value: { ...listing.property, price }, warnings: warning ? [warning] : [] };
+      const nearby = sandboxNearby(platform, listing.property, CITIES[placeListing(platform, req.listingId).city]!);
+      return { value: { ...listing.property, price, nearby }, warnings: warning ? [warning] : [] };
     },
     async price(req) {
       failIfUnavailable(platform, req.listingId);
