@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Listing reviews
-         * @description Normalised, paginated reviews of one listing. Costs 2 credits per started block of 20 reviews returned.
+         * @description Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). summary=true adds meta.reviewSummary: the platform's own count, average, histogram and category scores where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. Costs 2 credits per started block of 20 reviews returned; a summary costs nothing more.
          */
         get: operations["reviews"];
         put?: never;
@@ -317,6 +317,8 @@ export interface components {
             deduplicated?: number;
             /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
+            /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+            reviewSummary?: components["schemas"]["ReviewSummary"];
         };
         Pagination: {
             limit: number;
@@ -403,6 +405,32 @@ export interface components {
             lng: number;
             /** @description The radius searched around lat,lng, when the platform searches a circle. */
             radiusKm: number | null;
+        };
+        ReviewSummary: {
+            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+            count: number;
+            /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
+            average: number | null;
+            ratingScale: 5 | 10;
+            /** @description Reviews per whole rating, highest first (a 10-scale rating counts at its nearest whole number); adds up to count. null when the platform states a total but no histogram. */
+            histogram: {
+                rating: number;
+                count: number;
+            }[] | null;
+            /** @description Category scores the platform states (cleanliness, location...); null when it states none (always for basis sample: reviews carry no category scores). */
+            categories: {
+                name: string;
+                score: number;
+                scale: number;
+            }[] | null;
+            /** @description Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none. */
+            byTripType: {
+                tripType: string;
+                count: number;
+                average: number | null;
+            }[] | null;
+            /** @enum {string} */
+            basis: "platform" | "sample";
         };
         AvailabilityResponse: {
             data: components["schemas"]["AvailabilityItem"][];
@@ -614,6 +642,8 @@ export interface components {
                 deduplicated?: number;
                 /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
+                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                reviewSummary?: components["schemas"]["ReviewSummary"];
             } | {
                 requestId: string;
                 platforms: components["schemas"]["Platform"][];
@@ -678,6 +708,8 @@ export interface components {
                         } | null;
                     };
                 };
+                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                reviewSummary?: components["schemas"]["ReviewSummary"];
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
             };
@@ -913,6 +945,8 @@ export interface components {
                         } | null;
                     };
                 };
+                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                reviewSummary?: components["schemas"]["ReviewSummary"];
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
             };
@@ -2641,6 +2675,13 @@ export interface operations {
                 language?: string;
                 /** @description On the platform's native rating scale. */
                 minRating?: number;
+                /** @description Only reviews whose title, text, liked or disliked contain this, case-insensitively ("noise"). */
+                q?: string;
+                /**
+                 * @description true: add meta.reviewSummary (count, average, histogram, categories, byTripType, basis): the platform's own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.
+                 * @example true
+                 */
+                summary?: boolean;
                 sort?: "recent" | "rating_desc" | "rating_asc";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;

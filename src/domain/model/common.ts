@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../platforms.js';
+import { ReviewSummary } from './review-summary.js';
 
 export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
 
@@ -103,6 +104,7 @@ export const Meta = z
     warnings: z.array(Warning),
     deduplicated: z.number().int().min(0).optional().describe('search: items folded into another item\'s alsoOn on this page (0 when none; absent with dedupe=false).'),
     resolved: Resolved.optional().describe('What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched.'),
+    reviewSummary: ReviewSummary.optional().describe('reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample).'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

@@ -4,6 +4,7 @@ import type { Pagination, Resolved, Warning, LegStatus } from '../model/common.j
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports/platform.js';
 import type { LegError } from '../model/common.js';
+import type { ReviewSummary } from '../model/review.js';
 import { isInPast } from '../dates.js';
 import type { CallShape } from '../billing/pricing.js';
 import type { Cache } from '../ports/caching.js';
@@ -54,6 +55,8 @@ export interface OperationResult<T> {
   partial?: boolean;
   /** What the request was understood to be about (meta.resolved, issue 16). */
   resolved?: Resolved;
+  /** reviews with summary=true: the reviews' verdict (meta.reviewSummary, issue 25). */
+  reviewSummary?: ReviewSummary;
   /** search: items folded into another's alsoOn (meta.deduplicated). */
   deduplicated?: number;
 }

@@ -8,6 +8,7 @@ import type { Offer } from '../model/price.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { SearchSort } from '../operations/merge.js';
 import type { SearchArea } from '../geo/area.js';
+import type { StatedReviewSummary } from '../reviews/summary.js';
 
 /**
  * The port every platform adapter implements (conventions rule 11). An adapter answers for one
@@ -120,6 +121,8 @@ export interface ReviewsRequest {
   count: number;
   language: string | null;
   minRating: number | null;
+  /** Keep reviews whose title, text, liked or disliked contain this, case-insensitively (issue 25). */
+  q: string | null;
   sort: ReviewSort;
 }
 
@@ -127,6 +130,8 @@ export interface ReviewsLegResult {
   reviews: Review[];
   hasMore: boolean;
   warnings: Warning[];
+  /** What the answer states about all of the listing's reviews (meta.reviewSummary), when it does. */
+  stated?: StatedReviewSummary;
 }
 
 export interface PriceCompareRequest extends Stay {

@@ -56,7 +56,7 @@ export const TOOLS: ToolSpec[] = [
   { name: 'compare_prices', procedure: 'priceCompare', title: 'Compare prices', input: PriceCompareInput, output: orJob(PriceCompareOutput),
     description: `One property's offers across OTAs with the lowest and median total over the offers of the most common price basis (others listed apart in otherOffers), resolved by name (and location) or googleHotelId (GET /v1/price-compare). Costs 5 credits.${ASYNC}` },
   { name: 'get_reviews', procedure: 'reviews', title: 'Get reviews', input: ReviewsInput, output: orJob(ReviewsOutput, [z.array(Projected)]),
-    description: `Normalised reviews of one listing, paginated, on the platform's native rating scale; google reviews take the property's Google Maps place id (ChIJ…) (GET /v1/reviews). Costs 2 credits per started block of 20 reviews returned.${ASYNC}` },
+    description: `Normalised reviews of one listing, paginated, on the platform's native rating scale; google reviews take the property's Google Maps place id (ChIJ…); q filters by a word (title, text, liked, disliked); summary=true adds meta.reviewSummary (count, average, histogram, categories, byTripType; basis platform or sample) (GET /v1/reviews). Costs 2 credits per started block of 20 reviews returned.${ASYNC}` },
   { name: 'get_job', procedure: 'job', title: 'Get job', input: JobInput, output: JobOutput,
     description: 'Status of a job from an async answer; when completed, data.result holds the result and meta.creditsCharged what it cost, once (GET /v1/jobs/{jobId}). Always free.' },
 ];

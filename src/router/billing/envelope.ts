@@ -87,6 +87,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       warnings: ctx.unknownParams ? [...result.warnings, unknownParameterWarning(ctx.unknownParams)] : result.warnings,
       ...(result.deduplicated !== undefined ? { deduplicated: result.deduplicated } : {}),
       ...(result.resolved ? { resolved: result.resolved } : {}),
+      ...(result.reviewSummary ? { reviewSummary: result.reviewSummary } : {}),
     },
   };
   // Production trusts a memoized page it validated once (page-output.ts); tests check every answer.

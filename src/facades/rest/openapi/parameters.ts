@@ -49,6 +49,7 @@ export function parameterExamples(today: string): Record<string, unknown> {
     listingId: '52891346',
     name: 'Hotel Avenida Palace',
     adults: 2,
+    summary: true,
     currency: 'EUR',
   };
 }
