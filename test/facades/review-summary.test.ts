@@ -98,4 +98,13 @@ describe('on the other faces, and billing', () => {
     expect(summed.meta.reviewSummary).toMatchObject({ basis: 'platform', histogram: null, categories: null, byTripType: null });
     expect(await app.balanceOf(accountId)).toBe(96);
   });
+
+  it('a live airbnb summary is read from the listing page (its total and rating), and costs nothing more', async () => {
+    const { key: live, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
+    const body = await ok('/v1/reviews?platform=airbnb&listingId=910000001&summary=true', live);
+    expect(body.meta.reviewSummary).toEqual({ count: 112, average: 4.87, ratingScale: 5, histogram: null, categories: null, byTripType: null, basis: 'platform' });
+    expect(body.meta.warnings.map((w) => w.message.split(':')[0])).toEqual(expect.arrayContaining(['reviewSummary.histogram', 'reviewSummary.categories', 'reviewSummary.byTripType']));
+    expect(body.meta.creditsCharged).toBe(2);
+    expect(await app.balanceOf(accountId)).toBe(98);
+  });
 });

@@ -177,14 +177,14 @@ describe('airbnb adapter on the project fixtures (no HTTP)', () => {
 
   it('reviews: offset window, language and rating filters, rating sort', async () => {
     const a = createAirbnbAdapter(fixtureClient());
-    const first = await a.reviews!({ listingId: '910000001', offset: 0, count: 3, language: null, minRating: null, q: null, sort: 'recent' }, signal);
+    const first = await a.reviews!({ listingId: '910000001', offset: 0, count: 3, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(first!.reviews.map((r) => r.reviewId)).toEqual(['5000001', '5000002', '5000003']);
     expect(first!.hasMore).toBe(true);
-    const en = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: 'en', minRating: null, q: null, sort: 'recent' }, signal);
+    const en = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: 'en', minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(en!.reviews.map((r) => r.reviewId)).toEqual(['5000001', '5000003']);
     expect(en!.warnings.map((w) => w.code)).toEqual(['filter_applied_after_retrieval']);
-    const low = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: null, minRating: null, q: null, sort: 'rating_asc' }, signal);
+    const low = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: null, minRating: null, q: null, summary: false, sort: 'rating_asc' }, signal);
     expect(low!.reviews.map((r) => r.rating)).toEqual([3, 4, 5, 5]);
-    expect(await a.reviews!({ listingId: '910000099', offset: 0, count: 10, language: null, minRating: null, q: null, sort: 'recent' }, signal)).toBeNull();
+    expect(await a.reviews!({ listingId: '910000099', offset: 0, count: 10, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal)).toBeNull();
   });
 });

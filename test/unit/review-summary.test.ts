@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMapsReviews } from '../../src/adapters/platforms/google/parse-reviews.js';
 import { parseReviewCard } from '../../src/adapters/platforms/booking/parse-reviews.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
+import { statedReviewSummary } from '../../src/adapters/platforms/airbnb/review-summary.js';
 import type { Review } from '../../src/domain/model/review.js';
 import { ReviewSummary } from '../../src/domain/model/review-summary.js';
 import { histogramOf, matchesKeyword, summarizeReviews } from '../../src/domain/reviews/summary.js';
@@ -67,6 +68,17 @@ describe.skipIf(!SAMPLES)('on the recorded answers', () => {
     expect(page.stated).toEqual({ count: 1771, average: 4.2, histogram: null, categories: null });
     const { summary } = summarizeReviews('google', 5, page.reviews, page.stated);
     expect(summary.basis).toBe('platform');
+  });
+
+  it('airbnb\'s listing page states the total, the rating and the category ratings, no histogram (both StaysPdpSections samples)', () => {
+    expect(statedReviewSummary(load('airbnb/live-StaysPdpSections-undated-listing19861171.json'))).toEqual({
+      count: 135, average: 4.84, histogram: null,
+      categories: [['Cleanliness', 4.8], ['Accuracy', 4.9], ['Check-in', 4.9], ['Communication', 4.9], ['Location', 4.9], ['Value', 4.6]].map(([name, score]) => ({ name, score, scale: 5 })),
+    });
+    expect(statedReviewSummary(load('airbnb/anon-graphql-StaysPdpSections-excerpt-apartment-listing38817969.json'))).toEqual({
+      count: 490, average: 4.91, histogram: null, categories: [{ name: 'Cleanliness', score: 5, scale: 5 }, { name: 'Accuracy', score: 5, scale: 5 }],
+    });
+    expect(statedReviewSummary({ data: {} })).toBeNull();
   });
 
   it('booking\'s traveller types give the figures per trip type (anon-graphql-reviewcards-garden-court-london.json)', () => {

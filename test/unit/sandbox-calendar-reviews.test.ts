@@ -48,7 +48,7 @@ describe('sandbox calendars', () => {
 
 describe('sandbox reviews', () => {
   const reviews = async (set: AdapterSet, p: Platform, listingId: string, over: Record<string, unknown> = {}) =>
-    (await adapter(set, p).reviews!({ listingId, offset: 0, count: 1000, language: null, minRating: null, q: null, sort: 'recent', ...over }, signal))!;
+    (await adapter(set, p).reviews!({ listingId, offset: 0, count: 1000, language: null, minRating: null, q: null, summary: false, sort: 'recent', ...over }, signal))!;
 
   it('carries locales beside languages and some rating-only reviews with text null', async () => {
     const set = createSandboxAdapters();

@@ -37,8 +37,8 @@ describe('sandbox adapters: shape and determinism', () => {
       expect(ra.items).toHaveLength(10);
       expect(JSON.stringify(ra)).toBe(JSON.stringify(rb));
     }
-    const r1 = await adapter(a, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, sort: 'recent' }, signal);
-    const r2 = await adapter(b, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, sort: 'recent' }, signal);
+    const r1 = await adapter(a, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
+    const r2 = await adapter(b, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(r1).toEqual(r2);
   });
 
@@ -225,7 +225,7 @@ describe('sandbox triggers', () => {
         const calls = [
           a.listing!({ listingId: id, currency: 'USD', stay: null }, signal),
           a.price!({ ...STAY, listingId: id, currency: 'USD' }, signal),
-          a.reviews!({ listingId: id, offset: 0, count: 20, language: null, minRating: null, q: null, sort: 'recent' }, signal),
+          a.reviews!({ listingId: id, offset: 0, count: 20, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal),
           ...(a.operations.has('availability') ? [a.availability!({ listingId: id, startDate: '2027-05-01', endDate: '2027-05-10' }, signal)] : []),
         ];
         for (const call of calls) {

@@ -30,7 +30,8 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
   assertListingIds(params.platform, [params.listingId], params.idParam, env.keyEnv);
   const problem = listingIdProblem(params.platform, 'reviews', params.listingId);
   if (problem !== null) throw new ServiceError('invalid_listing_id', problem, { param: params.idParam });
-  const { limit, cursor, idParam: _idParam, summary: withSummary, ...bound } = params;
+  const { limit, cursor, idParam: _idParam, ...bound } = params;
+  const withSummary = params.summary;
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
 

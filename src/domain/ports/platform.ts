@@ -123,6 +123,8 @@ export interface ReviewsRequest {
   minRating: number | null;
   /** Keep reviews whose title, text, liked or disliked contain this, case-insensitively (issue 25). */
   q: string | null;
+  /** The caller wants meta.reviewSummary: a platform that states it on another page may fetch that too (at no extra credit). */
+  summary: boolean;
   sort: ReviewSort;
 }
 
