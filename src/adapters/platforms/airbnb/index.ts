@@ -116,7 +116,8 @@ export function createAirbnbAdapter(client: UpstreamClient, options: AirbnbAdapt
     async reviews(req, signal) {
       const id = assertNativeId(req.listingId);
       // Airbnb states its review total, rating and category ratings on the listing page only.
-      const page = req.summary ? await call(listingRequest(id, 'USD', ro), signal) : null;
+      // A listing page that cannot be had costs the reviews nothing: the summary is then the sample's.
+      const page = req.summary ? await call(listingRequest(id, 'USD', ro), signal).catch(() => null) : null;
       const stated = page === null ? null : statedReviewSummary(page);
       const leg = await reviewsLeg(req, {
         fetchPage: async (offset, limit) => (await call(reviewsRequest(id, offset, limit, ro), signal)) ?? { errors: [{ message: 'listing not found' }] },
