@@ -10,13 +10,13 @@ export interface paths {
         };
         /**
          * Search stays across platforms
-         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes.
+         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
          */
         get: operations["search"];
         put?: never;
         /**
          * Search stays (JSON body)
-         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes.
+         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
          */
         post: operations["searchByBody"];
         delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Listing detail
-         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. Costs 1 credit.
+         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. nearby lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. Costs 1 credit.
          */
         get: operations["listing"];
         put?: never;
@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Listing reviews
-         * @description Normalised, paginated reviews of one listing. Costs 2 credits per started block of 20 reviews returned.
+         * @description Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). summary=true adds meta.reviewSummary: the platform's own count, average, histogram and category scores where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. Costs 2 credits per started block of 20 reviews returned. A summary costs nothing more.
          */
         get: operations["reviews"];
         put?: never;
@@ -245,6 +245,10 @@ export interface components {
             host: components["schemas"]["Host"] | null;
             /** @description Present when dates were supplied. */
             price: components["schemas"]["StayPrice"] | null;
+            /** @description search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search. */
+            distanceKm?: number | null;
+            /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
+            nearby?: components["schemas"]["NearbyPlace"][] | null;
             /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
             alsoOn?: {
                 platform: components["schemas"]["Platform"];
@@ -337,6 +341,19 @@ export interface components {
             /** @description Whose range it is (google: Google Hotels' typical_price_range). */
             source: string;
         };
+        NearbyPlace: {
+            name: string;
+            /** @description The kind the platform gives the place ("Point of interest", "Airport", "Restaurant"); null when it gives none. */
+            kind: string | null;
+            /** @description Great-circle km from the listing, 2 decimals; null when the platform gives the place no coordinates. */
+            distanceKm: number | null;
+            /** @description Travel times the platform states, by mode; [] when it states none. */
+            travelTime: {
+                /** @description As the platform names it: "Walking", "Taxi", "Public transport". */
+                mode: string;
+                minutes: number;
+            }[];
+        };
         Meta: {
             requestId: string;
             platforms: components["schemas"]["Platform"][];
@@ -351,8 +368,10 @@ export interface components {
             deduplicated?: number;
             /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
             cheapestStays?: components["schemas"]["CheapestStay"][];
-            /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
+            /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
+            /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+            reviewSummary?: components["schemas"]["ReviewSummary"];
         };
         Pagination: {
             limit: number;
@@ -428,6 +447,23 @@ export interface components {
                 address: string | null;
                 googleHotelId: string | null;
             };
+            /** @description search with radiusKm or bbox: the area searched (issue 25). */
+            area?: {
+                /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                centre: {
+                    lat: number;
+                    lng: number;
+                } | null;
+                /** @description The radius asked for (radiusKm), or null. */
+                radiusKm: number | null;
+                /** @description The box asked for (bbox), or null. */
+                bbox: {
+                    swLat: number;
+                    swLng: number;
+                    neLat: number;
+                    neLng: number;
+                } | null;
+            };
         };
         ResolvedPlace: {
             name: string;
@@ -438,6 +474,32 @@ export interface components {
             lng: number;
             /** @description The radius searched around lat,lng, when the platform searches a circle. */
             radiusKm: number | null;
+        };
+        ReviewSummary: {
+            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+            count: number;
+            /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
+            average: number | null;
+            ratingScale: 5 | 10;
+            /** @description Reviews per whole rating, highest first (a 10-scale rating counts at its nearest whole number); adds up to count. null when the platform states a total but no histogram. */
+            histogram: {
+                rating: number;
+                count: number;
+            }[] | null;
+            /** @description Category scores the platform states (cleanliness, location...); null when it states none (always for basis sample: reviews carry no category scores). */
+            categories: {
+                name: string;
+                score: number;
+                scale: number;
+            }[] | null;
+            /** @description Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none. */
+            byTripType: {
+                tripType: string;
+                count: number;
+                average: number | null;
+            }[] | null;
+            /** @enum {string} */
+            basis: "platform" | "sample";
         };
         AvailabilityResponse: {
             data: components["schemas"]["AvailabilityItem"][];
@@ -814,8 +876,10 @@ export interface components {
                 deduplicated?: number;
                 /** @description availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights. */
                 cheapestStays?: components["schemas"]["CheapestStay"][];
-                /** @description What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform's search answer names the place it searched. */
+                /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
+                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                reviewSummary?: components["schemas"]["ReviewSummary"];
             } | {
                 requestId: string;
                 platforms: components["schemas"]["Platform"][];
@@ -872,7 +936,25 @@ export interface components {
                         address?: string | null;
                         googleHotelId?: string | null;
                     };
+                    area?: {
+                        /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                        centre?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        /** @description The radius asked for (radiusKm), or null. */
+                        radiusKm?: number | null;
+                        /** @description The box asked for (bbox), or null. */
+                        bbox?: {
+                            swLat: number;
+                            swLng: number;
+                            neLat: number;
+                            neLng: number;
+                        } | null;
+                    };
                 };
+                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                reviewSummary?: components["schemas"]["ReviewSummary"];
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
             };
@@ -955,6 +1037,10 @@ export interface components {
                     source?: string;
                 } | null;
             } | null;
+            /** @description search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search. */
+            distanceKm?: number | null;
+            /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
+            nearby?: components["schemas"]["NearbyPlace"][] | null;
             alsoOn?: {
                 platform?: components["schemas"]["Platform"];
                 platformListingId?: string;
@@ -1112,7 +1198,25 @@ export interface components {
                     address?: string | null;
                     googleHotelId?: string | null;
                 };
+                area?: {
+                    /** @description What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known. */
+                    centre?: {
+                        lat: number;
+                        lng: number;
+                    } | null;
+                    /** @description The radius asked for (radiusKm), or null. */
+                    radiusKm?: number | null;
+                    /** @description The box asked for (bbox), or null. */
+                    bbox?: {
+                        swLat: number;
+                        swLng: number;
+                        neLat: number;
+                        neLng: number;
+                    } | null;
+                };
             };
+            /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+            reviewSummary?: components["schemas"]["ReviewSummary"];
             nextCursor?: string;
             failedPlatforms?: components["schemas"]["PlatformResult"][];
         };
@@ -1144,12 +1248,19 @@ export type $defs = Record<string, never>;
 export interface operations {
     search: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Place name ("Lisbon") or "lat,lng".
+                 * @description Place name ("Lisbon") or "lat,lng". Required unless bbox is given; not with bbox.
                  * @example Lisbon
                  */
-                location: string;
+                location?: string;
+                /**
+                 * @description Only items within this many km (0.1 to 100, great-circle) of the location: "lat,lng", or a place name where the platform states its coordinates. Not with bbox.
+                 * @example 5
+                 */
+                radiusKm?: number;
+                /** @description "swLat,swLng,neLat,neLng": only items inside this box (south-west corner, then north-east corner; west east of east crosses the antimeridian). Instead of location; distances are measured from its centre. */
+                bbox?: string;
                 /**
                  * @description First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.
                  * @example 2027-02-09
@@ -1193,8 +1304,8 @@ export interface operations {
                 limit?: number;
                 /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                 cursor?: string;
-                /** @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. */
-                sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc";
+                /** @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. distance_asc orders by distanceKm from the centre searched, items without one last. */
+                sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc" | "distance_asc";
                 /**
                  * @description ISO 4217 code of the prices returned (and of price filters).
                  * @example EUR
@@ -1450,6 +1561,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "location": "Lisbon",
+                 *       "radiusKm": 5,
                  *       "checkIn": "2027-02-09",
                  *       "checkOut": "2027-02-12",
                  *       "adults": 2,
@@ -1457,8 +1569,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Place name ("Lisbon") or "lat,lng". */
-                    location: string;
+                    /** @description Place name ("Lisbon") or "lat,lng". Required unless bbox is given; not with bbox. */
+                    location?: string;
+                    /** @description Only items within this many km (0.1 to 100, great-circle) of the location: "lat,lng", or a place name where the platform states its coordinates. Not with bbox. */
+                    radiusKm?: number;
+                    /** @description "swLat,swLng,neLat,neLng": only items inside this box (south-west corner, then north-east corner; west east of east crosses the antimeridian). Instead of location; distances are measured from its centre. */
+                    bbox?: string;
                     /**
                      * Format: date
                      * @description First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.
@@ -1515,11 +1631,11 @@ export interface operations {
                     /** @description meta.pagination.nextCursor of the previous page, with the same other parameters. */
                     cursor?: string;
                     /**
-                     * @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.
+                     * @description price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. distance_asc orders by distanceKm from the centre searched, items without one last.
                      * @default recommended
                      * @enum {string}
                      */
-                    sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc";
+                    sort?: "recommended" | "price_asc" | "price_desc" | "rating_desc" | "distance_asc";
                     /**
                      * @description ISO 4217 code of the prices returned (and of price filters).
                      * @default USD
@@ -2846,6 +2962,13 @@ export interface operations {
                 language?: string;
                 /** @description On the platform's native rating scale. */
                 minRating?: number;
+                /** @description Only reviews whose title, text, liked or disliked contain this, case-insensitively ("noise"). */
+                q?: string;
+                /**
+                 * @description true: add meta.reviewSummary (count, average, histogram, categories, byTripType, basis): the platform's own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.
+                 * @example true
+                 */
+                summary?: boolean;
                 sort?: "recent" | "rating_desc" | "rating_asc";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;

@@ -35,7 +35,9 @@ describe('MCP tool server', () => {
       expect(tool.description).toMatch(/credit|free/i);
     }
     const search = tools.find((t) => t.name === 'search_stays')!;
-    expect(search.inputSchema.required).toEqual(['location']);
+    // location or bbox, one of them (issue 25): a rule the tool checks, so neither is required in the schema.
+    expect(search.inputSchema.required).toBeUndefined();
+    expect(Object.keys(search.inputSchema.properties as object)).toEqual(expect.arrayContaining(['location', 'radiusKm', 'bbox']));
     expect((search.inputSchema.properties as Record<string, { type?: string; default?: unknown }>).platforms!.type).toBe('array');
     expect((search.inputSchema.properties as Record<string, { default?: unknown }>).limit!.default).toBe(20);
     await client.close();

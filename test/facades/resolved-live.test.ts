@@ -38,6 +38,20 @@ describe('meta.resolved on live keys', () => {
     expect(byName.meta.resolved).toEqual({ property: azulejo });
   });
 
+  it('states the radius searched, from the request, and measures every item with coordinates from it (issue 25)', async () => {
+    const body = (await ok('/v1/search?location=38.7223,-9.1393&radiusKm=100&platforms=airbnb,booking,vrbo,google&limit=50&sort=distance_asc')) as Body & {
+      data: { platform: string; distanceKm: number | null }[];
+      meta: { warnings: { code: string; platform?: string }[] };
+    };
+    expect(body.meta.resolved).toEqual({ area: { centre: { lat: 38.7223, lng: -9.1393 }, radiusKm: 100, bbox: null } });
+    expect(body.meta.warnings).toContainEqual(expect.objectContaining({ code: 'filter_not_supported', platform: 'booking' }));
+    expect(body.meta.warnings.map((w) => w.code)).not.toContain('ambiguous_location');
+    const distances = body.data.map((p) => p.distanceKm);
+    expect(distances.length).toBeGreaterThan(0);
+    expect(distances.every((d) => d !== null && d <= 100)).toBe(true);
+    expect(distances).toEqual([...distances].sort((a, b) => a! - b!));
+  });
+
   it('has no resolved location for a search: no live platform says where it searched', async () => {
     const body = await ok('/v1/search?location=Lisbon&platforms=airbnb,booking,vrbo,google&limit=20');
     expect(body.meta.platformResults.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);

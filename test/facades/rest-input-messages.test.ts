@@ -24,7 +24,7 @@ describe('bad input is explained in the words of the request', () => {
     [`checkIn=2027-02-30&checkOut=2027-03-02`, 'checkIn', 'invalid_date', 'checkIn is not a calendar date.'],
     [`checkIn=27-02-01&checkOut=2027-03-02`, 'checkIn', 'invalid_format', 'checkIn must be a date as YYYY-MM-DD.'],
     ['platforms=airbnb,myspace', 'platforms', 'invalid_value', 'platforms (item 2) must be one of: airbnb, booking, vrbo, expedia, hotels, google, tripadvisor.'],
-    ['sort=cheapest', 'sort', 'invalid_value', 'sort must be one of: recommended, price_asc, price_desc, rating_desc.'],
+    ['sort=cheapest', 'sort', 'invalid_value', 'sort must be one of: recommended, price_asc, price_desc, rating_desc, distance_asc.'],
     ['rooms=2&rooms=3', 'rooms', 'repeated_parameter', 'rooms takes one value; it was given 2 times.'],
     ['limit=5&limit=6', 'limit', 'repeated_parameter', 'limit takes one value; it was given 2 times.'],
   ])('%s', async (query, param, subCode, message) => {

@@ -13,7 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const airbnbPage = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/replay/airbnb/api/v3/StaysPdpReviewsQuery/StaysPdpReviewsQuery/U3RheUxpc3Rpbmc6OTEwMDAwMDAx.json'), 'utf8'));
 const bookingPage = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/replay/booking/dml/graphql/ReviewList.json'), 'utf8'));
 
-const req = (over: Partial<ReviewsRequest> = {}): ReviewsRequest => ({ listingId: '910000001', offset: 0, count: 30, language: null, minRating: null, sort: 'recent', ...over });
+const req = (over: Partial<ReviewsRequest> = {}): ReviewsRequest => ({ listingId: '910000001', offset: 0, count: 30, language: null, minRating: null, q: null, summary: false, sort: 'recent', ...over });
 
 /** An Airbnb reviews page with `n` reviews (ids from `start`) and the total it states. */
 function airbnbAnswer(start: number, n: number, total: number | null): unknown {

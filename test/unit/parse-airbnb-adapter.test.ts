@@ -38,7 +38,7 @@ function fixtureClient(): UpstreamClient & { seen: UpstreamRequest[] } {
 }
 
 const query = (over: Partial<SearchQuery> = {}): SearchQuery => ({
-  location: 'Lisbon', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+  location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
   propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
   platforms: ['airbnb'], sort: 'recommended', currency: 'USD', ...over,
 });
@@ -179,14 +179,14 @@ describe('airbnb adapter on the project fixtures (no HTTP)', () => {
 
   it('reviews: offset window, language and rating filters, rating sort', async () => {
     const a = createAirbnbAdapter(fixtureClient());
-    const first = await a.reviews!({ listingId: '910000001', offset: 0, count: 3, language: null, minRating: null, sort: 'recent' }, signal);
+    const first = await a.reviews!({ listingId: '910000001', offset: 0, count: 3, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(first!.reviews.map((r) => r.reviewId)).toEqual(['5000001', '5000002', '5000003']);
     expect(first!.hasMore).toBe(true);
-    const en = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: 'en', minRating: null, sort: 'recent' }, signal);
+    const en = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: 'en', minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(en!.reviews.map((r) => r.reviewId)).toEqual(['5000001', '5000003']);
     expect(en!.warnings.map((w) => w.code)).toEqual(['filter_applied_after_retrieval']);
-    const low = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: null, minRating: null, sort: 'rating_asc' }, signal);
+    const low = await a.reviews!({ listingId: '910000001', offset: 0, count: 10, language: null, minRating: null, q: null, summary: false, sort: 'rating_asc' }, signal);
     expect(low!.reviews.map((r) => r.rating)).toEqual([3, 4, 5, 5]);
-    expect(await a.reviews!({ listingId: '910000099', offset: 0, count: 10, language: null, minRating: null, sort: 'recent' }, signal)).toBeNull();
+    expect(await a.reviews!({ listingId: '910000099', offset: 0, count: 10, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal)).toBeNull();
   });
 });

@@ -51,7 +51,7 @@ function fakeBooking(over: { search?: (input: any) => unknown; results?: unknown
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Valletta', checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: OCC, rooms: 1, propertyTypes: [], amenities: [],
+    location: 'Valletta', area: { centre: null, radiusKm: null, box: null }, checkIn: '2027-06-10', checkOut: '2027-06-14', occupancy: OCC, rooms: 1, propertyTypes: [], amenities: [],
     minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null, platforms: ['booking'], sort: 'recommended', currency: 'USD', ...over,
   };
 }
@@ -211,28 +211,28 @@ describe('booking adapter against the fixtures (no HTTP)', () => {
     expect(await none.adapter.availability!({ listingId: 'not an id', startDate: '2027-06-01', endDate: '2027-06-02', currency: 'USD' }, signal)).toBeNull();
     expect(none.calls).toHaveLength(0);
     const gone = createBookingAdapter({ json: async () => { throw new UpstreamNotFound(); }, close: async () => {} });
-    expect(await gone.reviews!({ listingId: '4400101', offset: 0, count: 5, language: null, minRating: null, sort: 'recent' }, signal)).toBeNull();
+    expect(await gone.reviews!({ listingId: '4400101', offset: 0, count: 5, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal)).toBeNull();
     const broken = createBookingAdapter({ json: async () => ({ errors: [{ message: 'PersistedQueryNotFound' }] }), close: async () => {} });
     await expect(broken.search!({ query: query(), offset: 0, count: 5 }, signal)).rejects.toThrow(new LegFailure('failed', 'booking answered without data: PersistedQueryNotFound'));
   });
 
   it('reviews: Booking.com paging when unfiltered; filters and rating orders over the newest reviews', async () => {
     const { adapter, bodies } = fakeBooking();
-    const page = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 2, language: null, minRating: null, sort: 'recent' }, signal);
+    const page = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 2, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(page!.reviews.map((r) => r.reviewId)).toEqual(['fx0001aa', 'fx0002bb']);
     expect(page!.hasMore).toBe(true);
     expect(bodies()[0]).toMatchObject({ operationName: 'ReviewList', variables: { input: { hotelId: 4400101, skip: 0, limit: 2, sorter: 'NEWEST_FIRST' } } });
-    const english = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 10, language: 'en', minRating: null, sort: 'recent' }, signal);
+    const english = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 10, language: 'en', minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(english!.reviews.map((r) => r.reviewId)).toEqual(['fx0001aa', 'fx0002bb']);
     expect(english!.warnings.map((x) => x.code)).toContain('filter_applied_after_retrieval');
-    const best = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 2, language: null, minRating: 8, sort: 'rating_desc' }, signal);
+    const best = await adapter.reviews!({ listingId: '4400101', offset: 0, count: 2, language: null, minRating: 8, q: null, summary: false, sort: 'rating_desc' }, signal);
     expect(best!.reviews.map((r) => [r.reviewId, r.rating])).toEqual([['fx0003cc', 10], ['fx0001aa', 9]]);
     expect(best!.hasMore).toBe(true);
   });
 
   it('reviews: a page id is resolved to its hotel id through the calendar', async () => {
     const { adapter, bodies } = fakeBooking();
-    const res = await adapter.reviews!({ listingId: 'mt/harbour-lantern-suites', offset: 0, count: 3, language: null, minRating: null, sort: 'recent' }, signal);
+    const res = await adapter.reviews!({ listingId: 'mt/harbour-lantern-suites', offset: 0, count: 3, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(res!.reviews).toHaveLength(3);
     expect(res!.reviews[0]!.listingId).toBe('mt/harbour-lantern-suites');
     expect(bodies()[0]!.variables.input.searchConfig.searchConfigDate).toEqual({ startDate: '2027-01-15', amountOfDays: 1 });

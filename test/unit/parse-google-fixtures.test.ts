@@ -38,7 +38,7 @@ function fixtureClient(): UpstreamClient & { requests: UpstreamRequest[] } {
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Lisbon', checkIn: STAY.checkIn, checkOut: STAY.checkOut, occupancy: STAY.occupancy, rooms: 1, propertyTypes: [], amenities: [],
+    location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: STAY.checkIn, checkOut: STAY.checkOut, occupancy: STAY.occupancy, rooms: 1, propertyTypes: [], amenities: [],
     minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null, platforms: ['google'], sort: 'recommended', currency: 'USD', ...over,
   };
 }

@@ -15,7 +15,7 @@ const SAMPLE = path.resolve(ROOT, '../shared/upstream-samples/google/anon-serpap
 const FIXTURE_PLACE = 'ChIJfx1AzulejoTeste0001';
 const fixture = JSON.parse(readFileSync(path.join(ROOT, `fixtures/replay/google/search.json/google_maps_reviews/${FIXTURE_PLACE}.json`), 'utf8'));
 const signal = new AbortController().signal;
-const req = (over: Partial<ReviewsRequest> = {}): ReviewsRequest => ({ listingId: FIXTURE_PLACE, offset: 0, count: 20, language: null, minRating: null, sort: 'recent', ...over });
+const req = (over: Partial<ReviewsRequest> = {}): ReviewsRequest => ({ listingId: FIXTURE_PLACE, offset: 0, count: 20, language: null, minRating: null, q: null, summary: false, sort: 'recent', ...over });
 
 describe.runIf(existsSync(SAMPLE))('google_maps_reviews, recorded sample (Radisson Goa)', () => {
   const sample = JSON.parse(existsSync(SAMPLE) ? readFileSync(SAMPLE, 'utf8') : '{}');

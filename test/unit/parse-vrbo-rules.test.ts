@@ -20,7 +20,7 @@ const signal = new AbortController().signal;
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Chicago', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+    location: 'Chicago', area: { centre: null, radiusKm: null, box: null }, checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
     propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ['vrbo'], sort: 'recommended', currency: 'USD', ...over,
   };

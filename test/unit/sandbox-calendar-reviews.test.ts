@@ -11,7 +11,7 @@ const adapter = (set: AdapterSet, p: Platform): PlatformAdapter => set.get(p)!;
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+    location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
     propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
@@ -48,7 +48,7 @@ describe('sandbox calendars', () => {
 
 describe('sandbox reviews', () => {
   const reviews = async (set: AdapterSet, p: Platform, listingId: string, over: Record<string, unknown> = {}) =>
-    (await adapter(set, p).reviews!({ listingId, offset: 0, count: 1000, language: null, minRating: null, sort: 'recent', ...over }, signal))!;
+    (await adapter(set, p).reviews!({ listingId, offset: 0, count: 1000, language: null, minRating: null, q: null, summary: false, sort: 'recent', ...over }, signal))!;
 
   it('carries locales beside languages and some rating-only reviews with text null', async () => {
     const set = createSandboxAdapters();

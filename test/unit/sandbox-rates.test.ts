@@ -72,7 +72,7 @@ describe('sandbox rates', () => {
 
   it('search refundable and board filters: kept items meet them or have unknown terms (said by a warning); none dropped wrongly', async () => {
     const base: SearchQuery = {
-      location: 'Lisbon', checkIn: '2031-05-06', checkOut: '2031-05-09', occupancy, rooms: 1, propertyTypes: [], amenities: [], minBedrooms: null,
+      location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: '2031-05-06', checkOut: '2031-05-09', occupancy, rooms: 1, propertyTypes: [], amenities: [], minBedrooms: null,
       priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null, platforms: ['booking'], sort: 'recommended', currency: 'USD',
     };
     const all = await set.get('booking')!.search!({ query: base, offset: 0, count: 100 }, signal);

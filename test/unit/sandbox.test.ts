@@ -10,7 +10,7 @@ const STAY: Stay = { checkIn: '2027-05-07', checkOut: '2027-05-11', occupancy: {
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
-    location: 'Lisbon', checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
+    location: 'Lisbon', area: { centre: null, radiusKm: null, box: null }, checkIn: null, checkOut: null, occupancy: { adults: 2, children: 0, childAges: [] }, rooms: 1,
     propertyTypes: [], amenities: [], minBedrooms: null, priceMin: null, priceMax: null, minGuestRating: null, refundable: null, board: null,
     platforms: ALL, sort: 'recommended', currency: 'USD', ...over,
   };
@@ -37,8 +37,8 @@ describe('sandbox adapters: shape and determinism', () => {
       expect(ra.items).toHaveLength(10);
       expect(JSON.stringify(ra)).toBe(JSON.stringify(rb));
     }
-    const r1 = await adapter(a, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, sort: 'recent' }, signal);
-    const r2 = await adapter(b, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, sort: 'recent' }, signal);
+    const r1 = await adapter(a, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
+    const r2 = await adapter(b, 'booking').reviews!({ listingId: '2000123', offset: 0, count: 50, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal);
     expect(r1).toEqual(r2);
   });
 
@@ -62,12 +62,17 @@ describe('sandbox search', () => {
       const found = (await search(set, p, { location: 'Tokyo' })).items.slice(0, 15);
       for (const item of found) {
         const got = await adapter(fresh, p).listing!({ listingId: item.platformListingId, currency: 'USD', stay: null }, signal);
-        expect(got?.value).toEqual(item);
+        // Only search items have a distance, only listings name places nearby (issue 25).
+        const { distanceKm: _d, ...listed } = item;
+        const { nearby: _n, ...detail } = got!.value;
+        expect(detail).toEqual(listed);
       }
       const priced = (await search(set, p, { location: 'Tokyo', ...withDates })).items.slice(0, 5);
       for (const item of priced) {
         const got = await adapter(fresh, p).listing!({ listingId: item.platformListingId, currency: 'USD', stay: STAY }, signal);
-        expect(got?.value).toEqual(item);
+        const { distanceKm: _d, ...listed } = item;
+        const { nearby: _n, ...detail } = got!.value;
+        expect(detail).toEqual(listed);
         expect(got?.value.price).not.toBeNull();
       }
     }
@@ -221,7 +226,7 @@ describe('sandbox triggers', () => {
         const calls = [
           a.listing!({ listingId: id, currency: 'USD', stay: null }, signal),
           a.price!({ ...STAY, listingId: id, currency: 'USD' }, signal),
-          a.reviews!({ listingId: id, offset: 0, count: 20, language: null, minRating: null, sort: 'recent' }, signal),
+          a.reviews!({ listingId: id, offset: 0, count: 20, language: null, minRating: null, q: null, summary: false, sort: 'recent' }, signal),
           ...(a.operations.has('availability') ? [a.availability!({ listingId: id, startDate: '2027-05-01', endDate: '2027-05-10', currency: 'USD' }, signal)] : []),
         ];
         for (const call of calls) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../platforms.js';
+import { ReviewSummary } from './review-summary.js';
 
 export const Platform = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'Booking platform identifier.' });
 
@@ -78,6 +79,14 @@ export const Resolved = z
       .object({ name: z.string(), address: z.string().nullable(), googleHotelId: z.string().nullable() })
       .optional()
       .describe('price-compare: the property the name (or googleHotelId) matched.'),
+    area: z
+      .object({
+        centre: z.object({ lat: z.number(), lng: z.number() }).nullable().describe('What distanceKm is measured from: the "lat,lng" location, the bbox centre, or the place a platform located; null when none is known.'),
+        radiusKm: z.number().nullable().describe('The radius asked for (radiusKm), or null.'),
+        bbox: z.object({ swLat: z.number(), swLng: z.number(), neLat: z.number(), neLng: z.number() }).nullable().describe('The box asked for (bbox), or null.'),
+      })
+      .optional()
+      .describe('search with radiusKm or bbox: the area searched (issue 25).'),
   })
   .meta({ id: 'Resolved' });
 export type Resolved = z.infer<typeof Resolved>;
@@ -109,7 +118,8 @@ export const Meta = z
       .array(CheapestStay)
       .optional()
       .describe('availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights.'),
-    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place; price-compare: the property). Absent when nothing said so: live searches have none, as no platform\'s search answer names the place it searched.'),
+    resolved: Resolved.optional().describe('What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched.'),
+    reviewSummary: ReviewSummary.optional().describe('reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample).'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

@@ -60,6 +60,19 @@ export const Location = z
   })
   .meta({ id: 'Location' });
 
+/** A place the platform names near a listing (issue 25 item 1), as the platform states it. */
+export const NearbyPlace = z
+  .object({
+    name: z.string(),
+    kind: z.string().nullable().describe('The kind the platform gives the place ("Point of interest", "Airport", "Restaurant"); null when it gives none.'),
+    distanceKm: z.number().nullable().describe('Great-circle km from the listing, 2 decimals; null when the platform gives the place no coordinates.'),
+    travelTime: z
+      .array(z.object({ mode: z.string().describe('As the platform names it: "Walking", "Taxi", "Public transport".'), minutes: z.number().int() }))
+      .describe('Travel times the platform states, by mode; [] when it states none.'),
+  })
+  .meta({ id: 'NearbyPlace' });
+export type NearbyPlace = z.infer<typeof NearbyPlace>;
+
 export const Host = z.object({ name: z.string().nullable(), isSuperhost: z.boolean().nullable() }).meta({ id: 'Host' });
 
 export const Property = z
@@ -82,6 +95,16 @@ export const Property = z
     images: z.array(z.string()).nullable(),
     host: Host.nullable(),
     price: StayPrice.nullable().describe('Present when dates were supplied.'),
+    distanceKm: z
+      .number()
+      .nullable()
+      .optional()
+      .describe('search: great-circle km from the centre searched (the "lat,lng" location, the bbox centre, or the place the platform located), 2 decimals; null with a distance_unavailable warning when the item or the centre has no coordinates. Absent outside search.'),
+    nearby: z
+      .array(NearbyPlace)
+      .nullable()
+      .optional()
+      .describe('listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items.'),
     alsoOn: z
       .array(z.object({ platform: Platform, platformListingId: z.string(), price: z.number().nullable().describe('That listing\'s totalPrice, in the same currency and on its own basis.') }))
       .optional()

@@ -24,3 +24,5 @@ export const Review = z
   })
   .meta({ id: 'Review' });
 export type Review = z.infer<typeof Review>;
+
+export { ReviewSummary } from './review-summary.js';

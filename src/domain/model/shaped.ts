@@ -36,6 +36,7 @@ const ShapedResolved = z
       byPlatform: z.array(ResolvedLocation.shape.byPlatform.element.partial()),
     }).partial(),
     property: Resolved.shape.property.unwrap().partial(),
+    area: Resolved.shape.area.unwrap().partial(),
   })
   .partial();
 const GroupedWarning = z.object({ code: z.string(), platforms: z.array(Platform).optional() }).strict();

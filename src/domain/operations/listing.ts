@@ -64,9 +64,14 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
   } else if (quote) {
     warnings.push(...quote.warnings, { code: 'price_unavailable', message: `No price could be had for these dates from ${platform}.`, platform });
   }
+  const nearby = detail.value.value.nearby ?? null;
+  // Issue 25 item 1: a platform whose listing names no places says so once, whichever adapter it is.
+  if (nearby === null && !warnings.some((w) => w.code === 'field_unavailable' && w.message.startsWith('nearby:'))) {
+    warnings.push({ code: 'field_unavailable', message: `nearby: ${platform}'s listing names no places nearby`, platform });
+  }
   return {
     operation: 'listing',
-    data: { ...detail.value.value, price },
+    data: { ...detail.value.value, price, nearby },
     platforms: [platform],
     legs: [{ ...report(detail), cached: detail.cached && (quote?.cached ?? true) }],
     warnings,

@@ -1,7 +1,7 @@
 import type { Property } from '../model/property.js';
 import type { Platform } from '../platforms.js';
 
-export const SEARCH_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating_desc'] as const;
+export const SEARCH_SORTS = ['recommended', 'price_asc', 'price_desc', 'rating_desc', 'distance_asc'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /** One platform's slice of results, starting at its cursor position and already in `sort` order. */
@@ -43,6 +43,9 @@ export function compareForSort(sort: SearchSort): ((a: Property, b: Property) =>
       return (a, b) => totalPrice(b, -Infinity) - totalPrice(a, -Infinity) || byId(a, b);
     case 'rating_desc':
       return (a, b) => ratingShare(b) - ratingShare(a) || byId(a, b);
+    case 'distance_asc':
+      // Items without a distance (no coordinates, or no centre) go last.
+      return (a, b) => (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity) || byId(a, b);
     default: {
       const unhandled: never = sort;
       throw new Error(`unknown sort ${String(unhandled)}`);

@@ -1,5 +1,6 @@
 import type { Resolved, ResolvedPlace, Warning } from '../model/common.js';
 import type { Platform } from '../platforms.js';
+import type { SearchArea } from '../geo/area.js';
 
 type PlacedLeg = { platform: Platform; place?: ResolvedPlace | undefined; alternatives?: ResolvedPlace[] | undefined };
 
@@ -13,10 +14,11 @@ const samePlace = (a: ResolvedPlace, b: ResolvedPlace) =>
  * `ambiguous_location` warning naming the others with coordinates, so a client can retry with
  * "lat,lng". Nothing is said when no platform reported its place.
  */
-export function resolveLocation(query: string, legs: PlacedLeg[]): { resolved: Resolved | null; warnings: Warning[] } {
+export function resolveLocation(query: string, legs: PlacedLeg[], area?: SearchArea): { resolved: Resolved | null; warnings: Warning[] } {
   const placed = legs.filter((l): l is PlacedLeg & { place: ResolvedPlace } => l.place !== undefined);
   const first = placed[0];
-  if (!first) return { resolved: null, warnings: [] };
+  const searched = area ? areaOf(area, first?.place) : null;
+  if (!first) return { resolved: searched ? { area: searched } : null, warnings: [] };
   const alternatives = first.alternatives ?? [];
   const byPlatform = placed.filter((l) => !samePlace(l.place, first.place)).map((l) => ({ ...l.place, platform: l.platform }));
   const warnings: Warning[] = [];
@@ -28,5 +30,17 @@ export function resolveLocation(query: string, legs: PlacedLeg[]): { resolved: R
     });
   }
   // Keys in the schema's order: a page's meta built so is sent as built once validated (router/page-output.ts).
-  return { resolved: { location: { ...first.place, query, alternatives, byPlatform } }, warnings };
+  return { resolved: { location: { ...first.place, query, alternatives, byPlatform }, ...(searched ? { area: searched } : {}) }, warnings };
+}
+
+/**
+ * Issue 25 item 1: the radius or box a search covered, stated in meta.resolved; null for a
+ * search without either. Its centre is the area's own, else the place the first platform located.
+ */
+function areaOf(area: SearchArea, place: ResolvedPlace | undefined): NonNullable<Resolved['area']> | null {
+  if (area.radiusKm === null && area.box === null) return null;
+  // To 6 decimals (about 0.1 m): a box's computed centre would otherwise show binary noise.
+  const at = area.centre ?? (place ? { lat: place.lat, lng: place.lng } : null);
+  const centre = at && { lat: Number(at.lat.toFixed(6)), lng: Number(at.lng.toFixed(6)) };
+  return { centre, radiusKm: area.radiusKm, bbox: area.box };
 }

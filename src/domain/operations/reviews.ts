@@ -3,7 +3,8 @@ import { ServiceError } from '../errors.js';
 import { listingIdProblem } from '../listing-ids/operation-ids.js';
 import { runLeg } from './fan-out.js';
 import type { Review } from '../model/review.js';
-import type { Platform } from '../platforms.js';
+import { RATING_SCALE, type Platform } from '../platforms.js';
+import { summarizeReviews } from '../reviews/summary.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
 import type { ReviewSort, ReviewsLegResult } from '../ports/platform.js';
 import { adapterFor, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
@@ -15,6 +16,9 @@ export interface ReviewsParams {
   cursor: string | null;
   language: string | null;
   minRating: number | null;
+  q: string | null;
+  /** Add meta.reviewSummary (issue 25); changes neither the reviews read nor the price. */
+  summary: boolean;
   sort: ReviewSort;
   /** The input the id came from (listingId or url), named by a 400. */
   idParam: string;
@@ -27,6 +31,7 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
   const problem = listingIdProblem(params.platform, 'reviews', params.listingId);
   if (problem !== null) throw new ServiceError('invalid_listing_id', problem, { param: params.idParam });
   const { limit, cursor, idParam: _idParam, ...bound } = params;
+  const withSummary = params.summary;
   const hash = queryHash({ op: 'reviews', ...bound });
   const offset = cursor ? (decodeCursor(env.cursorSecret, hash, cursor).positions.offset ?? 0) : 0;
 
@@ -49,6 +54,8 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
   const hasMore = leg.value?.hasMore ?? false;
   const warnings = [...leg.warnings, ...(leg.value?.warnings ?? [])];
   if (reviews.length === 0) warnings.push(noResults('reviews'));
+  const verdict = withSummary ? summarizeReviews(params.platform, RATING_SCALE[params.platform], reviews, leg.value?.stated ?? null) : null;
+  if (verdict) warnings.push(...verdict.warnings);
   return {
     operation: 'reviews',
     data: reviews,
@@ -62,5 +69,6 @@ export async function getReviews(env: OperationEnv, params: ReviewsParams): Prom
       hasMore,
     },
     currency: 'USD',
+    ...(verdict ? { reviewSummary: verdict.summary } : {}),
   };
 }

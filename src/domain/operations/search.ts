@@ -1,6 +1,8 @@
 import { decodeCursor, encodeCursor, rememberedQueryHash, stableJson, StableText } from './cursor.js';
 import { runLegs, type LegOutcome } from './fan-out.js';
 import { resolveLocation } from './resolved.js';
+import { isBox, locationText, parseBbox, searchAreaOf } from '../geo/area.js';
+import { ServiceError } from '../errors.js';
 import { dedupe } from './dedupe.js';
 import { mergePage, type LegSlice } from './merge.js';
 import type { Warning } from '../model/common.js';
@@ -9,7 +11,13 @@ import { RATING_SCALE, type Platform } from '../platforms.js';
 import type { SearchLegResult, SearchQuery } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
-export interface SearchParams extends Omit<SearchQuery, 'platforms'> {
+export interface SearchParams extends Omit<SearchQuery, 'platforms' | 'location' | 'area'> {
+  /** A place name or "lat,lng"; null with a bbox (the input rules require exactly one). */
+  location: string | null;
+  /** Only items within this many km of the location (issue 25 item 1). */
+  radiusKm: number | null;
+  /** "swLat,swLng,neLat,neLng", checked by the input rules. */
+  bbox: string | null;
   platforms: Platform[] | null;
   limit: number;
   cursor: string | null;
@@ -23,8 +31,8 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   const adapters = platforms.map((p) => adapterFor(env, 'search', p, 'platforms'));
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
 
-  const { limit, cursor, dedupe: fold = true, ...rest } = params;
-  const query: SearchQuery = { ...rest, platforms };
+  const { limit, cursor, dedupe: fold = true, radiusKm, bbox, location, ...rest } = params;
+  const query: SearchQuery = { ...rest, ...placeOf(location, radiusKm, bbox), platforms };
   const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
   const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
   // The leg query and the platforms are the whole query: they key its remembered hash.
@@ -60,6 +68,17 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   return pageKey ? env.pages!.set(pageKey, legValues, result) : result;
 }
 
+/**
+ * The location the platforms are asked for and the area searched. A box is searched around its
+ * centre (as "lat,lng", which every platform takes) and filtered to the box.
+ */
+function placeOf(location: string | null, radiusKm: number | null, bbox: string | null): Pick<SearchQuery, 'location' | 'area'> {
+  const box = bbox === null ? null : parseBbox(bbox);
+  if (box !== null && !isBox(box)) throw new ServiceError('invalid_request', box.problem, { param: 'bbox' });
+  const area = searchAreaOf(location, radiusKm, box);
+  return { location: location ?? locationText(area.centre!), area };
+}
+
 interface PageParts {
   query: SearchQuery;
   hash: string;
@@ -82,7 +101,7 @@ function assemblePage(env: OperationEnv, { query, hash, limit, cursor, fold, pos
   const folded = fold ? dedupe(page.items) : null;
   const nextPositions: Record<string, number> = { ...positions, ...page.positions };
 
-  const understood = resolveLocation(query.location, legs.map((l) => ({ platform: l.platform, place: l.value?.place, alternatives: l.value?.alternatives })));
+  const understood = resolveLocation(query.location, legs.map((l) => ({ platform: l.platform, place: l.value?.place, alternatives: l.value?.alternatives })), query.area);
   const warnings = [...understood.warnings, ...searchWarnings(legs, page.items, query, platforms)];
 
   return {

@@ -4,6 +4,7 @@ import type { CheapestStay, Pagination, Resolved, Warning, LegStatus } from '../
 import type { Operation, Platform } from '../platforms.js';
 import type { AdapterSet, PlatformAdapter } from '../ports/platform.js';
 import type { LegError } from '../model/common.js';
+import type { ReviewSummary } from '../model/review.js';
 import { isInPast } from '../dates.js';
 import type { CallShape } from '../billing/pricing.js';
 import type { Cache } from '../ports/caching.js';
@@ -56,6 +57,8 @@ export interface OperationResult<T> {
   resolved?: Resolved;
   /** availability with nights: the cheapest stays (meta.cheapestStays, issue 25). */
   cheapestStays?: CheapestStay[];
+  /** reviews with summary=true: the reviews' verdict (meta.reviewSummary, issue 25). */
+  reviewSummary?: ReviewSummary;
   /** search: items folded into another's alsoOn (meta.deduplicated). */
   deduplicated?: number;
 }

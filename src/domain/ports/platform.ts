@@ -8,6 +8,8 @@ import type { Offer } from '../model/price.js';
 import type { Board } from '../model/rates.js';
 import type { Operation, Platform } from '../platforms.js';
 import type { SearchSort } from '../operations/merge.js';
+import type { SearchArea } from '../geo/area.js';
+import type { StatedReviewSummary } from '../reviews/summary.js';
 
 /**
  * The port every platform adapter implements (conventions rule 11). An adapter answers for one
@@ -51,7 +53,10 @@ export interface Occupancy {
 }
 
 export interface SearchQuery {
+  /** A place name or "lat,lng"; for a bbox search, the box's centre as "lat,lng". */
   location: string;
+  /** The radius or box searched and the centre distances are measured from (issue 25 item 1). */
+  area: SearchArea;
   checkIn: string | null;
   checkOut: string | null;
   occupancy: Occupancy;
@@ -123,6 +128,10 @@ export interface ReviewsRequest {
   count: number;
   language: string | null;
   minRating: number | null;
+  /** Keep reviews whose title, text, liked or disliked contain this, case-insensitively (issue 25). */
+  q: string | null;
+  /** The caller wants meta.reviewSummary: a platform that states it on another page may fetch that too (at no extra credit). */
+  summary: boolean;
   sort: ReviewSort;
 }
 
@@ -130,6 +139,8 @@ export interface ReviewsLegResult {
   reviews: Review[];
   hasMore: boolean;
   warnings: Warning[];
+  /** What the answer states about all of the listing's reviews (meta.reviewSummary), when it does. */
+  stated?: StatedReviewSummary;
 }
 
 export interface PriceCompareRequest extends Stay {

@@ -1,3 +1,6 @@
+/** Places nearby kept in the compact view: the nearest few answer "how far from ..."; the rest is in the full view. */
+export const NEARBY_IN_COMPACT = 5;
+
 /**
  * Issue 16 item 3: the compact view, written for a model that pays per token. Not short keys:
  * the same names, minus what carries no information (null and empty fields), what repeats
@@ -25,8 +28,9 @@ export function dropEmpty(value: unknown): unknown {
 /** One item (a Property, possibly projected by `fields`) in the compact view. */
 export function compactItem(item: unknown, fields?: readonly string[]): unknown {
   if (item === null || typeof item !== 'object') return item;
-  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, ...rest } = item as Record<string, unknown>;
+  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, nearby, ...rest } = item as Record<string, unknown>;
   const compact: Record<string, unknown> = { ...rest };
+  if (Array.isArray(nearby)) compact.nearby = nearby.slice(0, NEARBY_IN_COMPACT);
   // Amenities are a search filter (amenities=) and in get_listing; kept when asked for by fields.
   if (fields?.includes('amenities')) compact.amenities = amenities;
   if (location && typeof location === 'object') {

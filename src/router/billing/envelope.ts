@@ -95,6 +95,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       ...(result.deduplicated !== undefined ? { deduplicated: result.deduplicated } : {}),
       ...(result.resolved ? { resolved: result.resolved } : {}),
       ...(result.cheapestStays ? { cheapestStays: result.cheapestStays } : {}),
+      ...(result.reviewSummary ? { reviewSummary: result.reviewSummary } : {}),
     },
   };
   // Production trusts a memoized page it validated once (page-output.ts); tests check every answer.

@@ -13,7 +13,10 @@ export const reviews = authedProcedure
       path: '/reviews',
       tags: ['Reviews'],
       summary: 'Listing reviews',
-      description: `Normalised, paginated reviews of one listing. ${COST_PLACEHOLDER}`,
+      description:
+        'Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). ' +
+        'summary=true adds meta.reviewSummary: the platform\'s own count, average, histogram and category scores where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. ' +
+        `${COST_PLACEHOLDER} A summary costs nothing more.`,
     },
   })
   .input(ReviewsInput)
@@ -27,6 +30,8 @@ export const reviews = authedProcedure
       cursor: input.cursor ?? null,
       language: input.language ?? null,
       minRating: input.minRating ?? null,
+      q: input.q ?? null,
+      summary: input.summary ?? false,
       sort: input.sort,
       idParam: input.listingId ? 'listingId' : 'url',
     });

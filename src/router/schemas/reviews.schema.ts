@@ -3,7 +3,7 @@ import { Review } from '../../domain/model/review.js';
 import { envelope } from '../../domain/model/common.js';
 import { REVIEW_SORTS } from '../../domain/ports/platform.js';
 import { ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam } from './common-input.js';
-import { optionalText, qInt, qNum, typedPreprocess } from './query.js';
+import { optionalText, qBool, qInt, qNum, text, typedPreprocess } from './query.js';
 import { checkExactlyOne } from './rules.js';
 
 export const REVIEWS_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -18,6 +18,8 @@ export const ReviewsInput = z
     language: typedPreprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.string().regex(/^[a-z]{2}$/, 'must be an ISO-639-1 code')).optional()
       .describe('ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review\'s `language`.'),
     minRating: qNum(z.number().min(0).max(10)).optional().describe("On the platform's native rating scale."),
+    q: text(100).optional().describe('Only reviews whose title, text, liked or disliked contain this, case-insensitively ("noise").'),
+    summary: qBool().optional().describe('true: add meta.reviewSummary (count, average, histogram, categories, byTripType, basis): the platform\'s own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.'),
     sort: z.enum(REVIEW_SORTS).default('recent'),
     maxCredits: MaxCredits,
     dryRun: DryRun,

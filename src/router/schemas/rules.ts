@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import type { SubCode } from '../../domain/error-catalogue.js';
 import { daysBetween } from '../../domain/dates.js';
 import { MAX_STAY_NIGHTS } from './common-input.js';
+import { isBox, parseBbox } from '../../domain/geo/area.js';
 
 /**
  * Cross-field rules of spec section 4, written once and shared by every input schema. Each
@@ -59,4 +60,19 @@ export function checkCoordinates(ctx: z.RefinementCtx, param: string, value: str
   const [lat, lng] = [Number(m[1]), Number(m[2])];
   if (Math.abs(lat) > 90) fail(ctx, param, `Latitude ${m[1]} is out of range: "lat,lng" needs a latitude from -90 to 90.`);
   else if (Math.abs(lng) > 180) fail(ctx, param, `Longitude ${m[2]} is out of range: "lat,lng" needs a longitude from -180 to 180.`);
+}
+
+/**
+ * Issue 25 item 1: a search covers a place (`location`, optionally with `radiusKm`) or a box
+ * (`bbox`), never both; a box that is not four numbers in range is a 400 naming `bbox`.
+ */
+export function checkArea(ctx: z.RefinementCtx, v: { location?: string | undefined; radiusKm?: number | undefined; bbox?: string | undefined }): void {
+  if (v.bbox !== undefined) {
+    if (v.location !== undefined) return fail(ctx, 'bbox', 'Give either location or bbox, not both: bbox is an alternative to location.', 'mutually_exclusive_params');
+    if (v.radiusKm !== undefined) return fail(ctx, 'radiusKm', 'Give either radiusKm (with a location) or bbox, not both.', 'mutually_exclusive_params');
+    const box = parseBbox(v.bbox);
+    if (!isBox(box)) fail(ctx, 'bbox', box.problem);
+  } else if (v.location === undefined) {
+    fail(ctx, 'location', 'location is required (a place name or "lat,lng"), unless bbox is given.', 'missing_parameter');
+  }
 }

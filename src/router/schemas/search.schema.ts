@@ -7,7 +7,8 @@ import { Platform } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, FieldsParam, View, occupancyOf } from './common-input.js';
 import type { SearchParams } from '../../domain/operations/search.js';
 import { csv, optionalText, qBool, qInt, qNum, text } from './query.js';
-import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
+import { checkArea, checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
+import { RADIUS_KM } from '../../domain/geo/area.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -15,7 +16,14 @@ export const SearchFields = z.object({
   // Place names are case- and spacing-insensitive: normalised here, so cache keys, cursors and jobs agree.
   location: text(200)
     .overwrite((v) => v.replace(/\s+/g, ' ').toLowerCase())
-    .describe('Place name ("Lisbon") or "lat,lng".'),
+    .optional()
+    .describe('Place name ("Lisbon") or "lat,lng". Required unless bbox is given; not with bbox.'),
+  radiusKm: qNum(z.number().min(RADIUS_KM.min).max(RADIUS_KM.max))
+    .optional()
+    .describe('Only items within this many km (0.1 to 100, great-circle) of the location: "lat,lng", or a place name where the platform states its coordinates. Not with bbox.'),
+  bbox: text(120)
+    .optional()
+    .describe('"swLat,swLng,neLat,neLng": only items inside this box (south-west corner, then north-east corner; west east of east crosses the antimeridian). Instead of location; distances are measured from its centre.'),
   checkIn: DateParam.optional().describe('First night, YYYY-MM-DD; required with checkOut and for any price filter or sort; not in the past.'),
   checkOut: DateParam.optional().describe('Departure day, YYYY-MM-DD; required with checkIn; 1 to 365 nights after it.'),
   ...OccupancyFields,
@@ -41,7 +49,8 @@ export const SearchFields = z.object({
     .default('recommended')
     .describe(
       'price_asc / price_desc order by price.totalPrice as each platform states it, on its price.basis (all_in, before_taxes or unknown), and need checkIn and checkOut; ' +
-        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale.',
+        'a page mixing bases carries a price_basis_mixed warning. rating_desc orders by guestRating as a share of its scale. ' +
+        'distance_asc orders by distanceKm from the centre searched, items without one last.',
     ),
   currency: Currency.default('USD'),
   dedupe: qBool().default(true).describe('false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page.'),
@@ -55,6 +64,7 @@ export const SearchInput = SearchFields.superRefine((v, ctx) => {
   checkStay(ctx, v, false);
   checkChildren(ctx, v);
   checkCoordinates(ctx, 'location', v.location);
+  checkArea(ctx, v);
   if (v.priceMin !== undefined && v.priceMax !== undefined && v.priceMax < v.priceMin) {
     fail(ctx, 'priceMax', 'priceMax must be at least priceMin.');
   }

@@ -1,3 +1,4 @@
+import { statedReviewSummary } from './review-summary.js';
 import { daysBetween } from '../../../domain/dates.js';
 import type { Operation } from '../../../domain/platforms.js';
 import { LegFailure, UpstreamFormatError, type PlatformAdapter, type PriceRequest } from '../../../domain/ports/platform.js';
@@ -114,11 +115,16 @@ export function createAirbnbAdapter(client: UpstreamClient, options: AirbnbAdapt
     },
     async reviews(req, signal) {
       const id = assertNativeId(req.listingId);
-      return reviewsLeg(req, {
+      // Airbnb states its review total, rating and category ratings on the listing page only.
+      // A listing page that cannot be had costs the reviews nothing: the summary is then the sample's.
+      const page = req.summary ? await call(listingRequest(id, 'USD', ro), signal).catch(() => null) : null;
+      const stated = page === null ? null : statedReviewSummary(page);
+      const leg = await reviewsLeg(req, {
         fetchPage: async (offset, limit) => (await call(reviewsRequest(id, offset, limit, ro), signal)) ?? { errors: [{ message: 'listing not found' }] },
         pageSize: options.reviewsPageSize ?? 50,
         maxPages: options.maxReviewPages ?? 20,
       });
+      return leg && stated ? { ...leg, stated } : leg;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Warning } from '../../../domain/model/common.js';
 import type { Review } from '../../../domain/model/review.js';
 import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
+import { matchesKeyword } from '../../../domain/reviews/summary.js';
 import { parseReviewsPage, type ReviewsPage } from './parse-reviews.js';
 
 export interface ReviewsLegDeps {
@@ -18,9 +19,9 @@ export interface ReviewsLegDeps {
  */
 export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Promise<ReviewsLegResult | null> {
   const w = new FieldWarnings('airbnb');
-  const filtered = req.language !== null || req.minRating !== null;
+  const filtered = req.language !== null || req.minRating !== null || req.q !== null;
   const scan = filtered || req.sort !== 'recent';
-  const keep = (r: Review) => (req.language === null || r.language === req.language) && (req.minRating === null || (r.rating !== null && r.rating >= req.minRating));
+  const keep = (r: Review) => (req.language === null || r.language === req.language) && (req.minRating === null || (r.rating !== null && r.rating >= req.minRating)) && matchesKeyword(r, req.q);
   const need = req.sort !== 'recent' ? Infinity : scan ? req.offset + req.count + 1 : req.count + 1;
 
   const matched: Review[] = [];
@@ -52,7 +53,7 @@ export async function reviewsLeg(req: ReviewsRequest, deps: ReviewsLegDeps): Pro
   }
   const start = scan ? req.offset : 0;
   const warnings: Warning[] = [...w.list];
-  if (filtered) warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb review language and rating filters are applied after retrieval.', platform: 'airbnb' });
+  if (filtered) warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb review language, rating and keyword (q) filters are applied after retrieval.', platform: 'airbnb' });
   if (!exhausted && matched.length < need) warnings.push({ code: 'results_truncated', message: `Only the ${position} most recent airbnb reviews were read.`, platform: 'airbnb' });
   const moreByTotal = !scan && total !== null && req.offset + Math.min(matched.length, req.count) < total;
   return { reviews: matched.slice(start, start + req.count), hasMore: matched.length > start + req.count || moreByTotal, warnings };

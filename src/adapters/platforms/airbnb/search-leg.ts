@@ -6,6 +6,7 @@ import { FieldWarnings } from '../parse-support.js';
 import { parseSearchPage, type SearchContext } from './parse-search.js';
 import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { SEARCH_AMENITY_IDS } from './taxonomy.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
 
 export interface SearchLegDeps {
   /** One StaysSearch page: `cursor` null for the first page, else one of Airbnb's own page cursors. */
@@ -44,6 +45,8 @@ export async function searchLeg(req: SearchLegRequest, deps: SearchLegDeps, curr
   if (unsupported.length) {
     return { items: [], hasMore: false, warnings: [warn('filter_unsupported', `Airbnb search cannot filter on ${unsupported.join(', ')}; no airbnb results are given rather than unfiltered ones.`)] };
   }
+  const geo = new LegGeo('airbnb', q.area);
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const ctx: SearchContext = { ...currencyContext, siteUrl: deps.siteUrl };
   const w = new FieldWarnings('airbnb');
   const filter = postFilter(q);
@@ -63,17 +66,18 @@ export async function searchLeg(req: SearchLegRequest, deps: SearchLegDeps, curr
     if (cursor === undefined) break;
     const parsed = parseSearchPage(await deps.fetchPage(cursor), ctx, w);
     if (parsed.pageCursors.length) cursors = parsed.pageCursors;
-    for (const item of parsed.items) {
-      if (seen.has(item.platformListingId)) continue;
-      seen.add(item.platformListingId);
-      if (!filter || filter(item)) matched.push(item);
+    for (const card of parsed.items) {
+      if (seen.has(card.platformListingId)) continue;
+      seen.add(card.platformListingId);
+      const item = geo.place(card);
+      if ((!filter || filter(item)) && geo.keep(item)) matched.push(item);
     }
     if (parsed.resultCount === 0) break;
   }
 
   const compare = compareForSort(q.sort);
   if (compare) matched.sort(compare);
-  const warnings = dedupe(w.list);
+  const warnings = [...dedupe(w.list), ...geo.warnings()];
   if (filter) warnings.push(warn('filter_applied_after_retrieval', 'Airbnb property-type, price and rating filters are applied after retrieval, so pages may hold fewer items.'));
   if (truncated) warnings.push(warn('results_truncated', `Only the first ${deps.maxPages} airbnb result pages were read.`));
   if (termsFilterNames(q).length) warnings.push(termsNotInSearch('airbnb', termsFilterNames(q)));

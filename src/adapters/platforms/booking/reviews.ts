@@ -1,3 +1,4 @@
+import { matchesKeyword } from '../../../domain/reviews/summary.js';
 import type { Review } from '../../../domain/model/review.js';
 import type { ReviewsLegResult, ReviewsRequest } from '../../../domain/ports/platform.js';
 import { FieldWarnings } from '../parse-support.js';
@@ -38,7 +39,7 @@ export async function reviewsLeg(fetch: Fetch, hotel: HotelKey, req: ReviewsRequ
     return { reviews, sent: cards.length, total };
   };
 
-  if (!req.language && req.minRating === null && req.sort === 'recent') {
+  if (!req.language && req.minRating === null && req.q === null && req.sort === 'recent') {
     const limit = Math.min(req.count, 100);
     const p = await page(req.offset, limit, null);
     if (p.total !== null && req.offset >= p.total) return { reviews: [], hasMore: false, warnings: w.list };
@@ -71,8 +72,8 @@ export async function reviewsLeg(fetch: Fetch, hotel: HotelKey, req: ReviewsRequ
 
   const seen = new Set<string>();
   const all = pages.flatMap((p) => p.reviews).filter((r) => !seen.has(r.reviewId) && seen.add(r.reviewId));
-  let matched = all.filter((r) => (!req.language || r.language === req.language) && (req.minRating === null || (r.rating !== null && r.rating >= req.minRating)));
-  if (req.minRating !== null || matched.length < all.length) {
+  let matched = all.filter((r) => (!req.language || r.language === req.language) && (req.minRating === null || (r.rating !== null && r.rating >= req.minRating)) && matchesKeyword(r, req.q));
+  if (req.minRating !== null || req.q !== null || matched.length < all.length) {
     w.add('filter_applied_after_retrieval', 'booking: review filters applied after retrieval, so pages may hold fewer reviews.');
   }
   if (req.sort !== 'recent') matched = [...matched].sort(byRating(req.sort === 'rating_desc' ? -1 : 1));

@@ -9,6 +9,7 @@ import { hasTermsFilter, meetsTerms } from '../../../domain/rates/offer-terms.js
 import { offerTermsUnknown, termsFilterNames } from '../../../domain/rates/warnings.js';
 import { bookingOffers } from './parse-offers.js';
 import { parseSearchItem, parseSearchPage } from './parse-search.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
 
 export type Fetch = (req: UpstreamRequest) => Promise<unknown>;
 
@@ -48,6 +49,8 @@ function postFilter(q: SearchQuery, terms: Map<string, boolean | null>): { names
  */
 export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: SearchLimits): Promise<SearchLegResult> {
   const q = req.query;
+  const geo = new LegGeo('booking', q.area);
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const w = new FieldWarnings('booking');
   if (q.amenities.length) {
     w.add('filter_not_supported', 'booking: search results list no facilities, so the amenities filter cannot be applied; booking returned no properties for it.');
@@ -61,8 +64,9 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
     const { results, total } = parseSearchPage(await fetch(fullSearchRequest(call)));
     const items: Property[] = [];
     for (const r of results) {
-      const p = parseSearchItem(r, ctx, w);
-      if (p === null) continue;
+      const parsed = parseSearchItem(r, ctx, w);
+      if (parsed === null) continue;
+      const p = geo.place(parsed);
       items.push(p);
       if (hasTermsFilter(q)) terms.set(p.platformListingId, p.price ? meetsTerms(bookingOffers(r, p.price).offers, q) : null);
     }
@@ -76,7 +80,7 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
     const p = await page(req.offset, rows);
     if (p.total !== null && req.offset >= p.total) return { items: [], hasMore: false, warnings: w.list };
     const hasMore = p.total !== null ? req.offset + p.sent < p.total : p.sent >= rows;
-    return { items: p.items.slice(0, req.count), hasMore, warnings: w.list };
+    return { items: p.items.slice(0, req.count), hasMore, warnings: [...w.list, ...geo.warnings()] };
   }
 
   const first = await page(0, limits.pageSize);
@@ -114,5 +118,5 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
   if (!exhausted) {
     w.add('results_truncated', `booking: filters and sorting were applied to the first ${read} of ${first.total ?? 'more'} results only.`);
   }
-  return { items: items.slice(req.offset, req.offset + req.count), hasMore: items.length > req.offset + req.count, warnings: w.list };
+  return { items: items.slice(req.offset, req.offset + req.count), hasMore: items.length > req.offset + req.count, warnings: [...w.list, ...geo.warnings()] };
 }

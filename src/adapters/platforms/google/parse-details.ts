@@ -8,6 +8,7 @@ import { answerKind, assertCurrency, assertListing, assertStay } from './guards.
 import { detailsToken, parseProperty, PLATFORM } from './parse.js';
 import { basisOf, feesCombined, lumpFees, otaRates } from './rates.js';
 import { googleContext, googleOffers } from './parse-rooms.js';
+import { parseNearby } from './nearby.js';
 
 /**
  * A SerpApi `engine=google_hotels` property details answer (`property_token=...`) read three ways:
@@ -24,7 +25,7 @@ export function parseListing(json: unknown, listingId: string): Adapted<Property
   // assertListing proved every token the answer echoes is the one asked for: the request names it.
   const property = parseProperty(json, null, w, detailsToken(json) ?? listingId);
   if (property === null) throw new UpstreamFormatError(`google's details of listing ${listingId} have no name`);
-  return { value: property, warnings: w.list };
+  return { value: { ...property, nearby: parseNearby(json, property.location, w) }, warnings: w.list };
 }
 
 function checkedStay(json: unknown, listingId: string, stay: Stay, currency: string): number {

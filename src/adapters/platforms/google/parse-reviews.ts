@@ -5,6 +5,7 @@ import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, num, str } from '../parse-support.js';
 import { answerKind } from './guards.js';
 import { PLATFORM } from './parse.js';
+import type { StatedReviewSummary } from '../../../domain/reviews/summary.js';
 
 /**
  * SerpApi `engine=google_maps_reviews` (Google Maps reviews of a place, keyed by `place_id`), as
@@ -20,12 +21,14 @@ export interface MapsReviewsPage {
   total: number | null;
   /** `place_info.title`: the place the reviews are of. */
   placeName: string | null;
+  /** `place_info.reviews` and `.rating`: the place's own total and average (issue 25), when both are stated. */
+  stated: StatedReviewSummary | null;
   warnings: Warning[];
 }
 
 /** `listingId` is the Maps place id the reviews were asked for; an answer for another place fails. */
 export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPage {
-  if (answerKind(json) === 'no_results') return { reviews: [], nextPageToken: null, total: null, placeName: null, warnings: [] };
+  if (answerKind(json) === 'no_results') return { reviews: [], nextPageToken: null, total: null, placeName: null, stated: null, warnings: [] };
   const echoed = str(dig(json, 'search_parameters', 'place_id')) ?? str(dig(json, 'search_parameters', 'data_id'));
   if (echoed !== placeId) throw new LegFailure('failed', `google answered for place ${echoed ?? '(unstated)'}, not ${placeId}`);
   const w = new FieldWarnings(PLATFORM);
@@ -60,11 +63,16 @@ export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPag
     });
   }
   const total = num(dig(json, 'place_info', 'reviews'));
+  const count = total !== null && Number.isInteger(total) && total >= 0 ? total : null;
+  const average = num(dig(json, 'place_info', 'rating'));
+  // Maps states the place's total and average only: no histogram, no category scores.
+  const stated = count !== null && average !== null && average >= 1 && average <= 5 ? { count, average, histogram: null, categories: null } : null;
   return {
     reviews,
     nextPageToken: str(dig(json, 'serpapi_pagination', 'next_page_token')),
     total: total !== null && Number.isInteger(total) && total >= 0 ? total : null,
     placeName: str(dig(json, 'place_info', 'title')),
+    stated,
     warnings: w.list,
   };
 }

@@ -4,6 +4,7 @@ import { LegFailure, type ReviewsLegResult, type ReviewsRequest } from '../../..
 import { MAPS_REVIEW_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
 import { parseMapsReviews } from './parse-reviews.js';
+import { matchesKeyword, type StatedReviewSummary } from '../../../domain/reviews/summary.js';
 
 /**
  * Google reviews come from Google Maps (SerpApi `engine=google_maps_reviews`), so the property is
@@ -29,19 +30,21 @@ export async function mapsReviewsLeg(req: ReviewsRequest, deps: MapsReviewsDeps)
   if (req.language !== null) {
     return { reviews: [], hasMore: false, warnings: [warn('filter_unsupported', 'Google Maps reviews do not state their language, so a language filter matches none of them.')] };
   }
-  const keep = (r: Review) => req.minRating === null || (r.rating !== null && r.rating >= req.minRating);
+  const keep = (r: Review) => (req.minRating === null || (r.rating !== null && r.rating >= req.minRating)) && matchesKeyword(r, req.q);
   const need = req.offset + req.count + 1;
   const seen = new Set<string>();
   const matched: Review[] = [];
   const warnings: Warning[] = [];
   let token: string | null = null;
   let total: number | null = null;
+  let stated: StatedReviewSummary | undefined;
   let pages = 0;
   do {
     const page = parseMapsReviews(await deps.fetchPage(req.listingId, MAPS_REVIEW_SORT[req.sort], token), req.listingId);
     if (pages === 0 && page.placeName === null && page.reviews.length === 0 && page.nextPageToken === null) return null;
     pages++;
     total = page.total ?? total;
+    stated ??= page.stated ?? undefined;
     warnings.push(...page.warnings.filter((w) => !warnings.some((x) => x.code === w.code && x.message === w.message)));
     const fresh = page.reviews.filter((r) => !seen.has(r.reviewId) && seen.add(r.reviewId));
     if (page.reviews.length > 0 && fresh.length === 0) throw new LegFailure('failed', `google repeated a page of reviews of ${req.listingId}`);
@@ -49,9 +52,9 @@ export async function mapsReviewsLeg(req: ReviewsRequest, deps: MapsReviewsDeps)
     token = page.nextPageToken;
   } while (token !== null && matched.length < need && pages < deps.maxPages);
 
-  if (req.minRating !== null) warnings.push(warn('filter_applied_after_retrieval', 'Google review minRating is applied after retrieval, so pages may hold fewer reviews.'));
+  if (req.minRating !== null || req.q !== null) warnings.push(warn('filter_applied_after_retrieval', 'Google review minRating and keyword (q) filters are applied after retrieval, so pages may hold fewer reviews.'));
   if (token !== null && matched.length < need) warnings.push(warn('results_truncated', `Only the first ${pages} pages of google reviews were read.`));
   // The cursor (next_page_token) says more exist; without one, the list has ended here.
   const hasMore = matched.length > req.offset + req.count || (token !== null && (total === null || seen.size < total));
-  return { reviews: matched.slice(req.offset, req.offset + req.count), hasMore, warnings };
+  return { reviews: matched.slice(req.offset, req.offset + req.count), hasMore, warnings, ...(stated ? { stated } : {}) };
 }

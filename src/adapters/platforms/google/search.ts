@@ -6,6 +6,7 @@ import { UPSTREAM_SORT } from './client.js';
 import { PLATFORM } from './parse.js';
 import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { parseSearchPage, type SearchPage } from './parse-search.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
 
 /**
  * Offset/count over SerpApi's pages. SerpApi pages are about 20 properties long and reachable
@@ -54,6 +55,8 @@ export function pagesFor(req: SearchLegRequest): number {
 
 export async function runSearch(req: SearchLegRequest, fetchPage: FetchPage): Promise<SearchLegResult> {
   const q = req.query;
+  const geo = new LegGeo(PLATFORM, q.area);
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const compare = compareForSort(q.sort);
   const sortBy = q.sort === 'price_asc' || q.sort === 'rating_desc' ? UPSTREAM_SORT[q.sort] : null;
   const maxPages = compare ? SORT_WINDOW_PAGES : MAX_PAGES;
@@ -71,11 +74,12 @@ export async function runSearch(req: SearchLegRequest, fetchPage: FetchPage): Pr
     pages++;
     warnings.push(...page.warnings);
     let fresh = 0;
-    for (const item of page.items) {
-      if (seen.has(item.platformListingId)) continue;
-      seen.add(item.platformListingId);
+    for (const card of page.items) {
+      if (seen.has(card.platformListingId)) continue;
+      seen.add(card.platformListingId);
       fresh++;
-      if (filter.keep(item)) kept.push(item);
+      const item = geo.place(card);
+      if (filter.keep(item) && geo.keep(item)) kept.push(item);
     }
     // A page with nothing new, or a token seen before, would loop forever: the results end there.
     next = fresh > 0 && page.nextPageToken !== null && !tokens.has(page.nextPageToken) ? page.nextPageToken : null;
@@ -92,6 +96,7 @@ export async function runSearch(req: SearchLegRequest, fetchPage: FetchPage): Pr
   } else if (capped && kept.length <= end) {
     warnings.push({ code: 'results_truncated', message: `Google results beyond the first ${pages} pages are not fetched.`, platform: PLATFORM });
   }
+  warnings.push(...geo.warnings());
   const items = kept.slice(req.offset, end);
   const hasMore = kept.length > end || (next !== null && compare === null && !capped);
   if (termsFilterNames(q).length) warnings.push(termsNotInSearch(PLATFORM, termsFilterNames(q)));

@@ -13,6 +13,9 @@ import { searchCity } from './search.js';
 import { calendarNightRate, stayPrice } from './stay-price.js';
 import { sandboxContext, sandboxOffersFor } from './rates.js';
 import { contextUnavailable, nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
+import { sandboxNearby } from './nearby.js';
+import { sandboxStatedSummary } from './review-summary.js';
+import { matchesKeyword } from '../../../domain/reviews/summary.js';
 
 /**
  * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
@@ -91,7 +94,8 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       const listing = listingAt(platform, req.listingId);
       const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
       const warning = price && basisWarning(price.basis, platform, `listing ${req.listingId}`);
-      return { value: { ...listing.property, price }, warnings: warning ? [warning] : [] };
+      const nearby = sandboxNearby(platform, listing.property, CITIES[placeListing(platform, req.listingId).city]!);
+      return { value: { ...listing.property, price, nearby }, warnings: warning ? [warning] : [] };
     },
     async price(req) {
       failIfUnavailable(platform, req.listingId);
@@ -119,15 +123,18 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
     async reviews(req) {
       failIfUnavailable(platform, req.listingId);
       if (missing(req.listingId)) return null;
-      const total = Math.min(listingAt(platform, req.listingId).property.reviewCount ?? 0, MAX_SANDBOX_REVIEWS);
+      const property = listingAt(platform, req.listingId).property;
+      const total = Math.min(property.reviewCount ?? 0, MAX_SANDBOX_REVIEWS);
       let all = Array.from({ length: total }, (_, i) => sandboxReview(platform, req.listingId, i));
       if (req.language) all = all.filter((r) => r.language === req.language);
       if (req.minRating !== null) all = all.filter((r) => (r.rating ?? -1) >= req.minRating!);
+      if (req.q !== null) all = all.filter((r) => matchesKeyword(r, req.q));
+      const stated = sandboxStatedSummary(platform, property);
       if (req.sort !== 'recent') {
         const dir = req.sort === 'rating_desc' ? -1 : 1;
         all = all.map((r, i) => ({ r, i })).sort((a, b) => dir * ((a.r.rating ?? 0) - (b.r.rating ?? 0)) || a.i - b.i).map((x) => x.r);
       }
-      return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: [] };
+      return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: [], ...(stated ? { stated } : {}) };
     },
     async priceCompare(req, signal) {
       const key = req.googleHotelId ?? req.name ?? '';

@@ -9,6 +9,8 @@ import { basisWarning } from '../../../domain/price-basis.js';
 import { hasTermsFilter, meetsTerms } from '../../../domain/rates/offer-terms.js';
 import { offerTermsUnknown, termsFilterNames } from '../../../domain/rates/warnings.js';
 import { sandboxOffersFor } from './rates.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
+import { CITIES } from './gazetteer.js';
 
 function matches(q: SearchQuery, p: Property): boolean {
   const guests = q.occupancy.adults + q.occupancy.children;
@@ -35,13 +37,17 @@ export function searchCity(
   listingAt: (platform: SandboxPlatform, id: string) => SandboxListing,
 ): SearchLegResult {
   const q = req.query;
+  // Distances from the area's centre, else from the city searched (the place this leg reports).
+  const place = CITIES[city]!;
+  const geo = new LegGeo(platform, q.area, q.area.centre ?? { lat: place.lat, lng: place.lng });
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, occupancy: q.occupancy } : null;
   const all: { item: Property; rank: number }[] = [];
   let unknownTerms = 0;
   for (let serial = 1; serial <= LISTINGS_PER_CITY[platform]; serial++) {
     const listing = listingAt(platform, listingId(platform, city, serial));
-    const item = stay ? { ...listing.property, price: stayPrice(platform, listing, stay, q.currency) } : listing.property;
-    if (!matches(q, item)) continue;
+    const item = geo.place(stay ? { ...listing.property, price: stayPrice(platform, listing, stay, q.currency) } : listing.property);
+    if (!matches(q, item) || !geo.keep(item)) continue;
     // Issue 25: the terms of the stay's offers; an item no offer settles is kept and counted.
     if (stay && hasTermsFilter(q)) {
       const met = meetsTerms(sandboxOffersFor(platform, listing, stay, q.currency), q);
@@ -52,7 +58,7 @@ export function searchCity(
   }
   const compare = compareForSort(q.sort);
   const items = compare ? all.map((x) => x.item).sort(compare) : all.sort((a, b) => a.rank - b.rank).map((x) => x.item);
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = geo.warnings();
   if (platform === 'airbnb' && q.amenities.length) {
     warnings.push({ code: 'filter_applied_after_retrieval', message: 'Airbnb amenity filters are applied after retrieval, so pages may hold fewer items.', platform });
   }

@@ -7,6 +7,7 @@ import { FieldWarnings } from '../parse-support.js';
 import { searchRequest } from './client.js';
 import { termsFilterNames, termsNotInSearch } from '../../../domain/rates/warnings.js';
 import { parseSearchPage } from './parse-search.js';
+import { LegGeo } from '../../../domain/geo/leg-geo.js';
 
 export interface VrboSearchConfig {
   siteUrl: string;
@@ -53,6 +54,8 @@ export async function searchVrbo(client: UpstreamClient, req: SearchLegRequest, 
       warnings: [warn('filter_unsupported', 'Vrbo search results carry no stay price, so a price filter cannot be applied; no Vrbo items are returned for it.')],
     };
   }
+  const geo = new LegGeo('vrbo', q.area);
+  if (geo.unsupported) return { items: [], hasMore: false, warnings: [geo.unsupported] };
   const w = new FieldWarnings('vrbo');
   const { keep, afterRetrieval } = filterOf(q);
   const ctx = { siteUrl: cfg.siteUrl, currency: q.currency, dated: q.checkIn !== null && q.checkOut !== null };
@@ -72,15 +75,16 @@ export async function searchVrbo(client: UpstreamClient, req: SearchLegRequest, 
       throw err;
     }
     const parsed = parseSearchPage(json, page, cfg.pageSize, ctx, w);
-    for (const item of parsed.items) {
-      if (seen.has(item.id)) continue; // results shifted between page reads
-      seen.add(item.id);
-      if (keep(item)) kept.push(item);
+    for (const card of parsed.items) {
+      if (seen.has(card.id)) continue; // results shifted between page reads
+      seen.add(card.id);
+      const item = geo.place(card);
+      if (keep(item) && geo.keep(item)) kept.push(item);
     }
     more = parsed.more;
     page++;
   }
-  const warnings = [...w.list];
+  const warnings = [...w.list, ...geo.warnings()];
   if (more && (sorted || kept.length < wanted)) {
     warnings.push(warn('results_truncated', `Only the first ${cfg.maxPages * cfg.pageSize} Vrbo results were read${sorted ? '; the sort covers those' : ''}.`));
   }

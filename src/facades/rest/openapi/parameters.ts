@@ -39,6 +39,7 @@ export function inputFacts(router: AnyTRPCRouter): Map<string, Record<string, Fi
 export function parameterExamples(today: string): Record<string, unknown> {
   return {
     location: 'Lisbon',
+    radiusKm: 5,
     checkIn: addDays(today, 30),
     checkOut: addDays(today, 33),
     startDate: addDays(today, 30),
@@ -48,6 +49,7 @@ export function parameterExamples(today: string): Record<string, unknown> {
     listingId: '52891346',
     name: 'Hotel Avenida Palace',
     adults: 2,
+    summary: true,
     currency: 'EUR',
   };
 }

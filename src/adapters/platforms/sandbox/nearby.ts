@@ -1,0 +1,31 @@
+import { greatCircleKm, roundKm } from '../../../domain/geo/great-circle.js';
+import type { NearbyPlace, Property } from '../../../domain/model/property.js';
+import type { City } from './gazetteer.js';
+import { rng } from './random.js';
+import type { SandboxPlatform } from './ids.js';
+
+const KINDS = ['Point of interest', 'Train station', 'Restaurant', 'Airport'] as const;
+
+/**
+ * Issue 25 item 1: the places a sandbox listing names nearby, as live google does (its property
+ * details' nearby_places): a few of the city's neighbourhoods and an airport, measured from the
+ * listing's pin, with walking or transit times. The other platforms' listings name none live,
+ * so the sandbox gives null for them (the listing then carries the field_unavailable warning).
+ */
+export function sandboxNearby(platform: SandboxPlatform, property: Property, city: City): NearbyPlace[] | null {
+  if (platform !== 'google' || property.location.lat === null || property.location.lng === null) return null;
+  const origin = { lat: property.location.lat, lng: property.location.lng };
+  const r = rng(`nearby:${property.id}`);
+  const places = city.neighbourhoods.slice(0, 3).map((name, i) => {
+    const at = { lat: city.lat + r.float(-0.03, 0.03, 5), lng: city.lng + r.float(-0.03, 0.03, 5) };
+    return { name, kind: KINDS[i % 3]!, at };
+  });
+  places.push({ name: `${city.name} Airport`, kind: 'Airport', at: { lat: city.lat + 0.12, lng: city.lng + 0.15 } });
+  return places
+    .map(({ name, kind, at }): NearbyPlace => {
+      const distanceKm = roundKm(greatCircleKm(origin, at));
+      const travelTime = distanceKm < 3 ? [{ mode: 'Walking', minutes: Math.max(1, Math.round(distanceKm * 12)) }] : [{ mode: 'Taxi', minutes: Math.round(distanceKm * 2 + 5) }];
+      return { name, kind, distanceKm, travelTime: [...travelTime, { mode: 'Public transport', minutes: Math.round(distanceKm * 3 + 6) }] };
+    })
+    .sort((a, b) => a.distanceKm! - b.distanceKm!);
+}
