@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/domain/errors.js';
-import { SUB_CODES } from '../../src/domain/error-catalogue.js';
+import { SUB_CODES, WARNING_DOCS } from '../../src/domain/error-catalogue.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** The reference page and error catalogue in a real headless Chromium (Debian's; .ci/run installs it). */
@@ -84,7 +84,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the reference page in a headless browser
     const page = await openPage(1280, 900);
     await page.goto(`${app.baseUrl}/docs/errors`);
     const ids = await page.evaluate(() => [...document.querySelectorAll('section[id]')].map((s) => s.id));
-    const expected = [...ERROR_CODES, ...Object.entries(SUB_CODES).filter(([, s]) => (ERROR_CODES as string[]).includes(s.code)).map(([sub, s]) => `${s.code}.${sub}`)];
+    const expected = [
+      ...ERROR_CODES,
+      ...Object.entries(SUB_CODES).filter(([, s]) => (ERROR_CODES as string[]).includes(s.code)).map(([sub, s]) => `${s.code}.${sub}`),
+      // The warnings a call may carry in meta.warnings have their own entries after the errors.
+      ...Object.keys(WARNING_DOCS).map((code) => `warning.${code}`),
+    ];
     expect(ids.sort()).toEqual(expected.sort());
 
     const res = await app.get('/v1/search?location=Lisbon&checkIn=2027-02-30&checkOut=2027-03-02', key);

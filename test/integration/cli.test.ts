@@ -245,7 +245,7 @@ describe('admin CLI commands an operator needs', () => {
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(await failing(2, 'account', 'set-password', '--account', accountId, '--password', 'short')).toMatchObject({ code: 'usage' });
     expect(await failing(1, 'account', 'verify', '--account', 'acct_NOPE')).toMatchObject({ code: 'account_not_found' });
-  });
+  }, 90_000); // seven CLI processes, each loading TypeScript: a busy 2-core machine needs more than the default
 
   it('credits revoke is its own ledger entry and never overdraws', async () => {
     expect(accountId).not.toBe('');
