@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.js';
+import { createHttpServer } from '../../src/app/server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
@@ -36,8 +39,11 @@ describe('sandbox calls in the console', () => {
   it('counts the REST and MCP calls that answered, not the failed ones, once flushed', async () => {
     expect((await usage()).sandboxCalls).toEqual([]);
 
-    // REST: two answers (the second one cached), one failure, one refused input.
+    // REST: two answers (the second one cached), an empty answer (an unknown place: a live key
+    // would pay nothing for it either), one failure, one refused input.
     for (const location of ['Lisbon', 'Lisbon']) expect((await app.get(`/v1/search?location=${location}&limit=3`, key)).status).toBe(200);
+    const empty = await app.get('/v1/search?location=Atlantis', key);
+    expect(((await empty.json()) as { data: unknown[] }).data).toEqual([]);
     expect((await app.get('/v1/search?location=sandbox:unavailable', key)).status).toBe(503);
     expect((await app.get('/v1/search?location=Lisbon&limit=0', key)).status).toBe(400);
 
@@ -65,5 +71,21 @@ describe('sandbox calls in the console', () => {
     await app.deps.sandboxCalls.flush();
     await app.deps.sandboxCalls.flush();
     expect((await usage()).sandboxCalls).toEqual([{ day: today, calls: 4 }]);
+  });
+
+  it('a process that stops gracefully writes its last counts before its pool closes', async () => {
+    // A second process of the service on the same database, stopped the way shutdown stops it.
+    const deps = createDeps(app.deps.config, app.db.url);
+    const server = createHttpServer(deps);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/search?location=Madrid&limit=2`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const [before] = await app.sql<[{ calls: string }]>`select sum(calls)::text as calls from sandbox_calls where account_id = ${accountId}`;
+    expect(before.calls).toBe('4'); // the counts of the first test only: nothing written per call
+    await deps.close();
+    const [after] = await app.sql<[{ calls: string }]>`select sum(calls)::text as calls from sandbox_calls where account_id = ${accountId}`;
+    expect(after.calls).toBe('5');
   });
 });
