@@ -8,6 +8,7 @@ import type { IdGenerator } from './domain/ports/system.js';
 import type { JobStore } from './domain/ports/jobs.js';
 import type { KeyStore, KeyUse } from './domain/ports/accounts.js';
 import type { Ledger } from './domain/ports/billing.js';
+import type { SandboxCallCounter } from './domain/ports/console.js';
 import type { RateLimiter } from './domain/ports/rate-limits.js';
 import type { KeyEnv } from './domain/accounts/plans.js';
 import { createMemoryCache } from './adapters/memory/cache.js';
@@ -24,6 +25,7 @@ import { createAdmin, type Admin } from './adapters/postgres/accounts/admin.js';
 import { createAdminQueries, type AdminQueries } from './adapters/postgres/accounts/admin-queries.js';
 import { createOAuthStore, type OAuthStore } from './adapters/postgres/oauth/oauth-store.js';
 import { createConsoleStore, type ConsoleStore } from './adapters/postgres/console/console-store.js';
+import { createSandboxCallCounter } from './adapters/postgres/console/sandbox-calls.js';
 import { systemClock } from './adapters/system/clock.js';
 import { createMetrics, type Metrics } from './adapters/system/metrics.js';
 import { createLatencyTracker, type LatencyTracker } from './adapters/system/latency.js';
@@ -68,6 +70,8 @@ export interface Deps {
   oauth: OAuthStore;
   /** The developer console's sessions and usage figures. */
   console: ConsoleStore;
+  /** Sandbox calls per account and day for the console, counted in memory and written in batches. */
+  sandboxCalls: SandboxCallCounter;
   cache: Cache;
   /** Parsed values of recent cache hits (fan-out.ts), so a hot cached call does not re-parse its legs. */
   parsedMemo: ParsedMemo;
@@ -125,6 +129,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys.forget(); // this process stops accepting it at once; others within the cache's TTL
     return revoked;
   };
+  const sandboxCalls = createSandboxCallCounter(database.db, log);
   const cache = overrides.cache ?? (redis ? createRedisCache(redis, createOutageLog(log, clock, 'cache (Redis)', 'every lookup is a miss')) : createMemoryCache(clock));
   return {
     config,
@@ -144,6 +149,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     // The console's reads (ledger history, usage) run on a small pool of their own, so however
     // heavy they get they never take a connection the billed path needs (issue 23).
     console: createConsoleStore(consoleDatabase.db),
+    sandboxCalls,
     cache,
     parsedMemo: createParsedMemo(),
     pageMemo: createPageMemo(),
@@ -188,6 +194,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     async close() {
       await live?.close();
       await jobEvents.close();
+      // The last counts of this process, before its pool closes (a crash loses at most one interval).
+      await sandboxCalls.close().catch((err: unknown) => log.warn({ err: String(err) }, 'sandbox call counts not written at shutdown'));
       await database.close();
       await consoleDatabase.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

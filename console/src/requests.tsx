@@ -56,7 +56,7 @@ export function Requests() {
         </table>
         {requests.data?.length === 0 && (
           <p className="muted" data-testid="requests-empty">
-            {operation || platform || status ? 'No billed requests match.' : 'No billed requests yet. Calls with sandbox keys are free, so they are not listed here; each live call that costs credits will appear with its request id, platforms and outcome.'}
+            {operation || platform || status ? 'No billed requests match.' : 'No billed requests yet. Calls with sandbox keys are free, so they are not listed here (Usage above counts them per day); each live call that costs credits will appear with its request id, platforms and outcome.'}
           </p>
         )}
       </div>

@@ -25,9 +25,16 @@ function seriesOf(since: string, rows: { day: string; key: string; credits: numb
   return { days, names, values };
 }
 
+/** The sandbox calls' series: dashed grey, on a scale of its own (calls, not credits). */
+/** Whole calls only on the calls' axis (uPlot would tick 0.5 for small counts). */
+const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000];
+const SANDBOX_SERIES = { label: 'sandbox calls', scale: 'calls', stroke: '#6b7280', dash: [6, 4], width: 2, points: { show: true, size: 4 } };
+
 /**
- * Credits charged per day over 30 days, one line per operation or per platform (uPlot: 50 kB,
- * canvas, no dependencies, and time series are all the console draws).
+ * Credits charged per day over 30 days, one line per operation or per platform, and the sandbox
+ * calls per day as a dashed line on their own axis (uPlot: 50 kB, canvas, no dependencies, and
+ * time series are all the console draws). Sandbox calls cost 0 credits, so the ledger has none:
+ * their count is written by the service every few seconds.
  */
 export function Usage() {
   const usage = useQuery({ queryKey: ['usage'], queryFn: () => api.usage.query() });
@@ -35,20 +42,26 @@ export function Usage() {
   const box = useRef<HTMLDivElement>(null);
 
   const charged = (usage.data?.byOperation.length ?? 0) > 0;
+  const sandboxTotal = usage.data?.sandboxCalls.reduce((sum, d) => sum + d.calls, 0) ?? 0;
   useEffect(() => {
     const el = box.current;
-    if (!el || !usage.data || !charged) return;
+    if (!el || !usage.data || (!charged && sandboxTotal === 0)) return;
     const rows = split === 'operation' ? usage.data.byOperation.map((r) => ({ day: r.day, key: r.operation, credits: r.credits })) : usage.data.byPlatform.map((r) => ({ day: r.day, key: r.platform, credits: r.credits }));
     const { days, names, values } = seriesOf(usage.data.since, rows);
+    const sandbox = sandboxTotal > 0 ? seriesOf(usage.data.since, usage.data.sandboxCalls.map((r) => ({ day: r.day, key: 'sandbox', credits: r.calls }))).values : [];
+    const axes: uPlot.Axis[] = [{}];
+    if (charged) axes.push({ label: 'credits', size: 60 });
+    // Beside credits, the calls' axis goes on the right without a grid of its own; alone, on the left.
+    if (sandbox.length) axes.push(charged ? { scale: 'calls', side: 1, label: 'sandbox calls', size: 60, incrs: CALL_STEPS, grid: { show: false } } : { scale: 'calls', label: 'sandbox calls', size: 60, incrs: CALL_STEPS });
     const plot = new uPlot(
       {
         width: Math.max(260, el.clientWidth),
         height: HEIGHT,
-        series: [{}, ...names.map((name, i) => ({ label: name, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 4 } }))],
-        axes: [{}, { label: 'credits', size: 60 }],
-        scales: { x: { time: true } },
+        series: [{}, ...names.map((name, i) => ({ label: name, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 4 } })), ...(sandbox.length ? [SANDBOX_SERIES] : [])],
+        axes,
+        scales: { x: { time: true }, calls: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       },
-      [days, ...values],
+      [days, ...values, ...sandbox],
       el,
     );
     const resize = () => plot.setSize({ width: Math.max(260, el.clientWidth), height: HEIGHT });
@@ -57,7 +70,7 @@ export function Usage() {
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [usage.data, split, charged]);
+  }, [usage.data, split, charged, sandboxTotal]);
 
   const total = usage.data?.byOperation.reduce((sum, d) => sum + d.credits, 0) ?? 0;
   return (
@@ -71,10 +84,18 @@ export function Usage() {
         </div>
       </div>
       <p className="muted" data-testid="usage-total">{total.toLocaleString('en')} credits charged since {usage.data?.since ?? '…'}</p>
-      {usage.data && !charged && (
-        <p className="empty" data-testid="usage-empty">
-          Nothing charged in the last 30 days. Calls with sandbox keys are free (0 credits), so they draw no line here; once a live key's calls cost credits, a line per {split} will show them per day.
+      {sandboxTotal > 0 && (
+        <p className="muted" data-testid="usage-sandbox">
+          {sandboxTotal.toLocaleString('en')} sandbox {sandboxTotal === 1 ? 'call' : 'calls'} answered (0 credits), the dashed line
         </p>
+      )}
+      {usage.data && !charged && sandboxTotal === 0 && (
+        <p className="empty" data-testid="usage-empty">
+          Nothing charged and no sandbox calls in the last 30 days. Calls with sandbox keys are free (0 credits): each one that answers is counted here per day, as a dashed line, within a few seconds. Once a live key's calls cost credits, a line per {split} will show them per day.
+        </p>
+      )}
+      {usage.data && !charged && sandboxTotal > 0 && (
+        <p className="muted" data-testid="usage-empty">Nothing charged: sandbox calls are free. Once a live key's calls cost credits, a line per {split} will show them per day.</p>
       )}
       <div ref={box} className="chart" data-testid="usage-chart" data-split={split} />
     </section>

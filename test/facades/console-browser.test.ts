@@ -154,11 +154,15 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
   });
 
   it('lays out at phone width', async () => {
+    // The first test's console sandbox search, written now: a dashed series beside the credit lines.
+    await app.deps.sandboxCalls.flush();
     const context = await browser!.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/console/`);
     await signIn(page, PASSWORD);
     await page.waitForSelector('[data-testid=usage-chart] canvas');
+    expect(await page.textContent('[data-testid=usage-sandbox]')).toMatch(/^1 sandbox call answered/);
+    expect(await page.locator('[data-testid=usage-chart] .u-legend .u-label').allTextContents()).toEqual(expect.arrayContaining(['search', 'sandbox calls']));
     // Nothing wider than the screen: the page does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/phone.png`, fullPage: true });
@@ -203,6 +207,23 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     const options = await page.locator('select[name=platform] option').allTextContents();
     expect(options).toEqual(['all', 'airbnb', 'booking', 'vrbo', 'google']);
     await page.screenshot({ path: `${SHOTS}/phone-sandbox-only.png`, fullPage: true });
+
+    // Its free calls: two answers and a failure (not counted), written by the flush, then shown as
+    // a count and a dashed series, still within 390 px.
+    for (const location of ['Lisbon', 'Porto']) expect((await app.get(`/v1/search?location=${location}&limit=3`, keys[1])).status).toBe(200);
+    expect((await app.get('/v1/search?location=sandbox:unavailable', keys[1])).status).toBe(503);
+    await app.deps.sandboxCalls.flush();
+    await page.reload();
+    await page.waitForSelector('[data-testid=usage-chart] canvas');
+    expect(await page.textContent('[data-testid=usage-sandbox]')).toMatch(/^2 sandbox calls answered \(0 credits\)/);
+    expect(await page.textContent('[data-testid=usage-total]')).toContain('0 credits charged');
+    expect(await page.locator('[data-testid=usage-chart] .u-legend .u-label').allTextContents()).toEqual(['Time', 'sandbox calls']); // no credit lines: nothing charged
+    expect(await page.textContent('[data-testid=usage-empty]')).toMatch(/sandbox calls are free/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const usageCard = (await page.locator('section[aria-labelledby=usage-title]').boundingBox())!;
+    const chart = (await page.locator('[data-testid=usage-chart] canvas').boundingBox())!;
+    expect(chart.x + chart.width).toBeLessThanOrEqual(usageCard.x + usageCard.width + 0.5);
+    await page.locator('section[aria-labelledby=usage-title]').screenshot({ path: `${SHOTS}/phone-sandbox-calls.png` });
     await context.close();
   });
 });

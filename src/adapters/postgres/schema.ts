@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const accounts = pgTable(
   'accounts',
@@ -257,4 +257,18 @@ export const consoleSessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('console_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Sandbox calls that delivered an answer, per account and UTC day (issue 22; drizzle/0015):
+ * counted in memory and added in batches (console/sandbox-calls.ts), never billed.
+ */
+export const sandboxCalls = pgTable(
+  'sandbox_calls',
+  {
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    calls: bigint('calls', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] }), check('sandbox_calls_calls_check', sql`${t.calls} >= 0`)],
 );

@@ -67,6 +67,16 @@ export function priceLegs(ctx: Authed, result: OperationResult<unknown>): Platfo
   }));
 }
 
+/**
+ * A sandbox call the console counts (issue 22): one a live key would have been billed for, the
+ * same legs priced with the live schedule (an ok leg with items), so a failed or empty call is not
+ * counted. Counted in memory only (sandbox-calls.ts): the hot path gains no round trip.
+ */
+function wouldBill(ctx: Authed, result: OperationResult<unknown>): boolean {
+  const { creditSchedule } = ctx.deps.config;
+  return result.legs.some((leg) => legCredits(creditSchedule, 'live', result.operation, { platform: leg.platform, ok: leg.status === 'ok', count: leg.count, days: leg.days }) > 0);
+}
+
 /** spec 2.1 warnings: query parameters the operation does not read, named as sent. */
 export function unknownParameterWarning(names: string[]): Warning {
   const list = names.map((n) => `"${n}"`).join(', ');
@@ -105,5 +115,6 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
   ctx.res.creditsCharged = creditsCharged;
   ctx.res.billed = { operation: result.operation, ...billed };
   ctx.deps.metrics.observeCredits(result.operation, creditsCharged);
+  if (ctx.principal.env === 'sandbox' && wouldBill(ctx, result)) ctx.deps.sandboxCalls.record(ctx.principal.accountId, ctx.deps.clock.now());
   return answer;
 }

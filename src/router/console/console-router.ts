@@ -50,12 +50,17 @@ export const consoleRouter = router({
     return { keyId: input.keyId, revoked: true as const };
   }),
 
-  /** Credits charged per UTC day over the last 30 days, split by operation and by platform. */
+  /**
+   * Credits charged per UTC day over the last 30 days, split by operation and by platform, and
+   * beside them the sandbox calls per day (0 credits; written every few seconds, so the newest
+   * seconds may not show yet).
+   */
   usage: sessionProcedure.query(async ({ ctx }) => {
     const now = ctx.deps.clock.now();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY_MS);
-    const [byOperation, byPlatform] = await Promise.all([ctx.store.usage.byOperation(ctx.session.accountId, since), ctx.store.usage.byPlatform(ctx.session.accountId, since)]);
-    return { since: since.toISOString().slice(0, 10), byOperation, byPlatform };
+    const { usage } = ctx.store;
+    const [byOperation, byPlatform, sandboxCalls] = await Promise.all([usage.byOperation(ctx.session.accountId, since), usage.byPlatform(ctx.session.accountId, since), usage.sandboxByDay(ctx.session.accountId, since)]);
+    return { since: since.toISOString().slice(0, 10), byOperation, byPlatform, sandboxCalls };
   }),
 
   /** The newest billed requests (and jobs), filtered by operation, platform and outcome. */

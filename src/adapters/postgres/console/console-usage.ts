@@ -51,6 +51,18 @@ export function createConsoleUsage(db: Db) {
       return rows.map((r) => ({ day: r.day, platform: r.platform, credits: Number(r.credits) }));
     },
 
+    /**
+     * Sandbox calls per UTC day since `since` (0 credits, so not in the ledger): the counts each
+     * process writes every few seconds (sandbox-calls.ts), the account's range of the primary key.
+     */
+    async sandboxByDay(accountId: string, since: Date) {
+      const { rows } = await db.execute<{ day: string; calls: string }>(sql`
+        select to_char(day, 'YYYY-MM-DD') as day, calls::text from sandbox_calls
+        where account_id = ${accountId} and day >= ${since.toISOString().slice(0, 10)}::date
+        order by day`);
+      return rows.map((r) => ({ day: r.day, calls: Number(r.calls) }));
+    },
+
     /** The newest billed requests and jobs, filtered; a top-N walk of the billed index, newest first. */
     async billedRequests(accountId: string, filter: BilledRequestFilter, limit: number) {
       const { rows } = await db.execute<{ entry_key: string; operation: string; credits: string; at: Date; platforms: string[] | null; status: string | null }>(sql`
