@@ -1233,9 +1233,9 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Unix time (seconds) when the bucket is full again. */
         "X-RateLimit-Reset": number;
-        /** @description IETF RateLimit field: `limit=N, remaining=N, reset=seconds`. */
+        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds until the bucket is full>`, e.g. `"key";r=29;t=2`. The policy is `key` (REST and tRPC), `user` (MCP) or `address` (calls without a valid key). */
         RateLimit: string;
-        /** @description IETF RateLimit-Policy field: `N;w=60` (N requests per 60 s). */
+        /** @description IETF RateLimit-Policy field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"key";q=30;w=60` (30 requests per 60 s). */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (429, 503) or polling (202, pending jobs). */
         "Retry-After": number;

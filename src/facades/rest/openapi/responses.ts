@@ -11,8 +11,8 @@ export const HEADERS: Json = {
   'X-RateLimit-Limit': header('Requests per minute of the bucket this call drew from.', 'integer'),
   'X-RateLimit-Remaining': header('Requests left in the bucket.', 'integer'),
   'X-RateLimit-Reset': header('Unix time (seconds) when the bucket is full again.', 'integer'),
-  RateLimit: header('IETF RateLimit field: `limit=N, remaining=N, reset=seconds`.'),
-  'RateLimit-Policy': header('IETF RateLimit-Policy field: `N;w=60` (N requests per 60 s).'),
+  RateLimit: header('IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds until the bucket is full>`, e.g. `"key";r=29;t=2`. The policy is `key` (REST and tRPC), `user` (MCP) or `address` (calls without a valid key).'),
+  'RateLimit-Policy': header('IETF RateLimit-Policy field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"key";q=30;w=60` (30 requests per 60 s).'),
   'Retry-After': header('Seconds to wait before retrying (429, 503) or polling (202, pending jobs).', 'integer'),
   'WWW-Authenticate': header('`Bearer realm="api"` on every 401.'),
 };
