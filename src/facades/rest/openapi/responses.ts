@@ -5,6 +5,17 @@ import type { Json } from './json.js';
 
 const header = (description: string, type = 'string') => ({ description, schema: { type } });
 
+/**
+ * The headers of a call that used a deprecated item (spec 9), in components.headers only while
+ * the deprecation table has entries (an unused component is a lint error); the service
+ * description states them always.
+ */
+export const DEPRECATION_HEADERS: Json = {
+  Deprecation: header('RFC 9745, only when the call used a deprecated operation, parameter or value: `@<unix seconds>` of the day it was deprecated. A `deprecated_usage` warning names the item and its replacement.'),
+  Sunset: header('RFC 8594, with Deprecation: the HTTP date from which the deprecated item answers 410 `gone` (at least 6 months after its deprecation).'),
+  Link: header('With Deprecation: `<changelog URL#entry>; rel="deprecation"`, the changelog entry that announced it.'),
+};
+
 /** Response headers, each defined once in components.headers. */
 export const HEADERS: Json = {
   'X-Request-Id': header('req_ + ULID; also meta.requestId or error.requestId. Quote it when asking for help.'),
