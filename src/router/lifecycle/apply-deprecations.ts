@@ -12,6 +12,7 @@ export const changelogUrl = (publicUrl: string): string => `${publicUrl}/changel
  * with the same headers. Nothing to do, and nothing allocated, while the table is empty.
  */
 export function applyDeprecations(ctx: Context, operation: string, rawInput: unknown): void {
+  if (ctx.deps.deprecations.length === 0) return; // the usual case: the hot path allocates nothing here
   const used = usedDeprecations(ctx.deps.deprecations, operation, rawInput);
   if (used.length === 0) return;
   const notice = deprecationNotice(used, changelogUrl(ctx.deps.config.publicUrl));
