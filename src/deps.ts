@@ -1,3 +1,4 @@
+import { DEPRECATIONS, type Deprecation } from './domain/lifecycle/deprecations.js';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -91,6 +92,8 @@ export interface Deps {
   callbacks: CallbackTargets;
   /** Client ID Metadata Documents of OAuth clients that use a URL as client_id (fetched under SSRF rules, cached). */
   clientMetadata: ClientMetadataFetcher;
+  /** What is deprecated and when it sunsets (domain/lifecycle): the shipped table; tests pass their own. */
+  deprecations: readonly Deprecation[];
   /** True when the stores answer (readiness). */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -107,6 +110,8 @@ export interface DepsOverrides {
   redis?: Redis;
   /** DNS for callback URLs (tests play a host that changes its address). */
   resolveHost?: ResolveHost;
+  /** A deprecation table in place of the shipped one (tests exercise the machinery on their own entries). */
+  deprecations?: readonly Deprecation[];
 }
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
@@ -133,6 +138,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const cache = overrides.cache ?? (redis ? createRedisCache(redis, createOutageLog(log, clock, 'cache (Redis)', 'every lookup is a miss')) : createMemoryCache(clock));
   return {
     config,
+    deprecations: overrides.deprecations ?? DEPRECATIONS,
     db: database.db,
     log,
     metrics: createMetrics(),

@@ -1078,7 +1078,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
+                code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "gone" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
                 subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
                 message: string;
@@ -1233,9 +1233,9 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Unix time (seconds) when the bucket is full again. */
         "X-RateLimit-Reset": number;
-        /** @description IETF RateLimit field: `limit=N, remaining=N, reset=seconds`. */
+        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds until the bucket is full>`, e.g. `"key";r=29;t=2`. The policy is `key` (REST and tRPC), `user` (MCP) or `address` (calls without a valid key). */
         RateLimit: string;
-        /** @description IETF RateLimit-Policy field: `N;w=60` (N requests per 60 s). */
+        /** @description IETF RateLimit-Policy field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"key";q=30;w=60` (30 requests per 60 s). */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (429, 503) or polling (202, pending jobs). */
         "Retry-After": number;
@@ -1452,6 +1452,21 @@ export interface operations {
             };
             /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1798,6 +1813,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `payload_too_large`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             413: {
                 headers: {
@@ -2081,6 +2111,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             422: {
                 headers: {
@@ -2344,6 +2389,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             422: {
                 headers: {
@@ -2589,6 +2649,21 @@ export interface operations {
             };
             /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2862,6 +2937,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             422: {
                 headers: {
@@ -3120,6 +3210,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             422: {
                 headers: {
@@ -3301,6 +3406,21 @@ export interface operations {
             };
             /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3508,6 +3628,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_key_reused`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             422: {
                 headers: {
@@ -3697,6 +3832,21 @@ export interface operations {
             };
             /** @description `idempotency_key_in_use`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `gone`. Each code is described in the error catalogue (https://api.stays.test/docs/errors). */
+            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -17,6 +17,7 @@ import { createOAuthApp } from '../facades/mcp/oauth/app.js';
 import { createMcpHttp } from '../facades/mcp/http.js';
 import { toolDefinitions } from '../facades/mcp/definitions.js';
 import { renderLlmsTxt } from '../facades/agents/llms-txt.js';
+import { CHANGELOG_MARKDOWN } from '../changelog.js';
 import { serverCard } from '../facades/agents/server-card.js';
 import { serveMetrics } from '../facades/metrics.js';
 import { toServiceError } from '../router/errors.js';
@@ -44,7 +45,7 @@ export function createHttpServer(deps: Deps, options: HttpServerOptions = {}): S
 /** The request handler alone, for a listener bound before the public URL is known (PORT=0). */
 export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const capabilities = { sandbox: capabilityMatrix(deps.platforms.sandbox), live: capabilityMatrix(deps.platforms.live) };
-  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples(), creditSchedule: deps.config.creditSchedule });
+  const openApi = buildOpenApiDocument(appRouter, deps.config.publicUrl, { capabilities, today: deps.clock.now().toISOString().slice(0, 10), responseExamples: loadResponseExamples(), creditSchedule: deps.config.creditSchedule, deprecations: deps.deprecations });
   const rest = createRestHandler(deps, openApi);
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderReferencePage('Accommodation Data Service API');
@@ -57,6 +58,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   const agentPages: Record<string, { type: string; body: string }> = {
     '/llms.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, false) },
     '/llms-full.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, true) },
+    '/changelog': { type: 'text/markdown; charset=utf-8', body: CHANGELOG_MARKDOWN },
     '/.well-known/mcp.json': { type: 'application/json', body: JSON.stringify(serverCard(deps.config.publicUrl, tools), null, 2) },
   };
   const developerConsole = createConsoleHandler(deps);
@@ -122,7 +124,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   };
 }
 
-const FIXED_ROUTES = new Set([ICON_PATH, '/llms.txt', '/llms-full.txt', '/.well-known/mcp.json', '/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
+const FIXED_ROUTES = new Set([ICON_PATH, '/llms.txt', '/llms-full.txt', '/changelog', '/.well-known/mcp.json', '/mcp', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/docs/errors', '/docs/scalar.js']);
 
 /** A bounded metric label for a path outside /v1 and /trpc. */
 function routeLabel(path: string): string {

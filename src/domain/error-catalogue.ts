@@ -25,6 +25,7 @@ export const ERROR_DOCS: Readonly<Record<string, ErrorDoc>> = {
   not_found: { when: 'No endpoint exists at this path.', action: 'Check the path against this reference; every endpoint is under `/v1`.' },
   listing_not_found: { when: 'The platform has no listing with this id (or it was removed).', action: 'Check the id; search again for current listings.' },
   job_not_found: { when: 'The job id is unknown, belongs to another account, or is older than 24 hours.', action: 'Make the original call again to get a new job.' },
+  gone: { when: 'The operation, parameter or value was deprecated and its sunset date has passed (spec 9); the message names it and its replacement. Until then it answered with `Deprecation`, `Sunset` and `Link` headers and a `deprecated_usage` warning.', action: 'Use the replacement named in the message and in the changelog entry.' },
   method_not_allowed: { when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods it takes.', action: 'Use a method from `Allow`.' },
   payload_too_large: { when: 'A request body is larger than the service accepts.', action: 'Send a smaller body; a search body is a few hundred bytes.' },
   unsupported_media_type: { when: 'A POST body is not JSON (or not in a charset we can decode).', action: 'Send `Content-Type: application/json` with a UTF-8 body.' },
@@ -81,6 +82,7 @@ export function errorAnchor(code: string, subCode?: string): string {
  * Issue 25's rates, fee lines and price context each name what is missing this way.
  */
 export const WARNING_DOCS: Readonly<Record<string, string>> = {
+  deprecated_usage: 'The call used a deprecated operation, parameter or value: it still works until the sunset date, which the message, the `Sunset` header and the changelog entry (the `Link` header) state, with the replacement.',
   offer_terms_unknown: 'A board, refund or payment term of an offer is not stated by the platform: it is null. With a `refundable` or `board` search filter, the items whose terms are unknown are kept (never dropped for what their platform did not say), and this warning names the platform.',
   offers_unavailable: 'The platform lists no room or rate beside its headline price: `price.offers` is empty and the top-level price is the only rate.',
   price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',

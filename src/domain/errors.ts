@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   job_not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_use: 409,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -5,6 +5,7 @@ import type { Principal } from '../domain/ports/accounts.js';
 import type { ServiceError } from '../domain/errors.js';
 import type { IdempotencyClaim, RetryRequest } from './retries/retry.js';
 import type { ConsoleCall } from './console/trpc.js';
+import type { Warning } from '../domain/model/common.js';
 
 /**
  * How a call arrived; `worker` is a job being run by the job worker on behalf of its owner,
@@ -55,6 +56,8 @@ export interface Context {
   idempotency?: IdempotencyClaim;
   /** Query parameters the operation does not read, as sent: tolerated, but reported as a warning. */
   unknownParams?: string[];
+  /** `deprecated_usage` warnings of the deprecated items this call uses (lifecycle/apply-deprecations.ts). */
+  deprecationWarnings?: Warning[];
   /** The caller's cap on what this call may cost (`maxCredits`), set from the input of billed operations. */
   maxCredits?: number;
   /** `dryRun=true`: answer the call's estimate, free, without asking any platform. */

@@ -21,6 +21,8 @@ const TRPC_CODE: Record<ErrorStatus, TRPC_ERROR_CODE_KEY> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
+  // tRPC has no 410 code; the error formatter sends our own status as data.httpStatus, which its adapters answer with.
+  410: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',

@@ -10,6 +10,7 @@ import { restRetries } from './retries/rest-retries.js';
 import { acceptAsync } from './jobs/async-jobs.js';
 import { releaseHold } from './billing/credit-hold.js';
 import { refuseControlCharacters } from './control-characters.js';
+import { applyDeprecations } from './lifecycle/apply-deprecations.js';
 
 /**
  * The entry of every operation, in design.md's order: errors mapped (outermost), auth, rate
@@ -25,7 +26,9 @@ const enter = t.middleware(async ({ ctx, path, getRawInput, next }) => {
     const principal = await authenticate(ctx);
     await rateLimit(ctx, principal);
     if (ctx.inputError) throw ctx.inputError;
-    refuseControlCharacters(await getRawInput());
+    const rawInput = await getRawInput();
+    refuseControlCharacters(rawInput);
+    applyDeprecations(ctx, path, rawInput);
     result = await next({ ctx: { principal } });
   } catch (cause) {
     result = failedResult(cause);

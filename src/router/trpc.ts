@@ -23,7 +23,9 @@ export const t = initTRPC
     isDev: false,
     errorFormatter({ shape, error, ctx }) {
       const request = ctx ? { requestId: ctx.requestId, publicUrl: ctx.deps.config.publicUrl } : adapterRequest.getStore();
-      const apiError = errorBody(toServiceError(error), request?.requestId ?? 'req_unknown', request?.publicUrl ?? '');
-      return { ...shape, data: { ...shape.data, stack: undefined, apiError } };
+      const serviceError = toServiceError(error);
+      const apiError = errorBody(serviceError, request?.requestId ?? 'req_unknown', request?.publicUrl ?? '');
+      // Our status, not the tRPC code's: tRPC's adapters answer data.httpStatus (410 has no tRPC code).
+      return { ...shape, data: { ...shape.data, httpStatus: serviceError.status, stack: undefined, apiError } };
     },
   });

@@ -54,7 +54,7 @@ export function compactItem(item: unknown, fields?: readonly string[]): unknown 
 const round4 = (v: number | null | undefined) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v);
 
 /** Warnings a model acts on keep their message; the others are named by code (and platform). */
-const ACTIONABLE = new Set(['ambiguous_location', 'no_results', 'unknown_parameter']);
+const ACTIONABLE = new Set(['ambiguous_location', 'no_results', 'unknown_parameter', 'deprecated_usage']);
 
 /** The meta a model needs: what it cost, what to fetch next, what to heed. Per-leg lines only for legs that failed. */
 export function compactMeta(meta: Record<string, unknown>): Record<string, unknown> {

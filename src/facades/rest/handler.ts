@@ -54,7 +54,7 @@ const CLIENT_CLOSED = 499;
 /** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
 export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
   const decision = await deps.limiter.take(`anon:${clientAddress(deps.config, req)}`, deps.config.anonymousPerMinute);
-  return rateLimitHeaders(decision, deps.clock.now().getTime());
+  return rateLimitHeaders(decision, deps.clock.now().getTime(), 'address');
 }
 
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, deps: Deps, headers: Record<string, string> = {}): void {

@@ -16,6 +16,8 @@ import { HEADERS, errorResponse, errorStatuses, successHeaders } from './openapi
 import { EstimateAnswer, ShapedAnswer, withShapedAnswers } from './openapi/shaped-answers.js';
 import { serviceDescription, TAGS } from './openapi/text.js';
 import type { Json } from './openapi/json.js';
+import { markDeprecations } from './openapi/deprecations.js';
+import { DEPRECATIONS, type Deprecation } from '../../domain/lifecycle/deprecations.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
 
@@ -45,6 +47,8 @@ export interface OpenApiOptions {
   responseExamples?: Record<string, unknown>;
   /** The credit schedule in force, whose prices the operation descriptions state (default reference). */
   creditSchedule?: CreditSchedule;
+  /** The deprecation table in force (default: the shipped one), marked `deprecated: true`. */
+  deprecations?: readonly Deprecation[];
 }
 
 /**
@@ -106,5 +110,6 @@ export function buildOpenApiDocument(router: AppRouter, publicUrl: string, optio
     }
   }
   addRetryControls(doc);
+  markDeprecations(doc, options.deprecations ?? DEPRECATIONS, publicUrl);
   return doc as OpenApiDocument;
 }

@@ -2,7 +2,7 @@ import { isFailed } from '../../domain/operations/fan-out.js';
 import type { Meta, PlatformResult, Warning } from '../../domain/model/common.js';
 import type { OperationEnv, OperationResult } from '../../domain/operations/shared.js';
 import { legCredits } from '../../domain/billing/pricing.js';
-import type { Authed } from '../context.js';
+import type { Authed, Context } from '../context.js';
 import { assertCanPay } from './credits.js';
 import { postCharge } from './charge.js';
 import { holdCredits } from './credit-hold.js';
@@ -77,6 +77,13 @@ function wouldBill(ctx: Authed, result: OperationResult<unknown>): boolean {
   return result.legs.some((leg) => legCredits(creditSchedule, 'live', result.operation, { platform: leg.platform, ok: leg.status === 'ok', count: leg.count, days: leg.days }) > 0);
 }
 
+/** The warnings about the request itself rather than its data: unknown parameters, deprecated items used. */
+export function requestWarnings(ctx: Context): Warning[] {
+  const warnings = ctx.deprecationWarnings ? [...ctx.deprecationWarnings] : [];
+  if (ctx.unknownParams) warnings.push(unknownParameterWarning(ctx.unknownParams));
+  return warnings;
+}
+
 /** spec 2.1 warnings: query parameters the operation does not read, named as sent. */
 export function unknownParameterWarning(names: string[]): Warning {
   const list = names.map((n) => `"${n}"`).join(', ');
@@ -101,7 +108,7 @@ export async function settle<T>(ctx: Authed, result: OperationResult<T>): Promis
       currency: result.currency,
       pagination: result.pagination,
       platformResults,
-      warnings: ctx.unknownParams ? [...result.warnings, unknownParameterWarning(ctx.unknownParams)] : result.warnings,
+      warnings: ctx.unknownParams || ctx.deprecationWarnings ? [...result.warnings, ...requestWarnings(ctx)] : result.warnings,
       ...(result.deduplicated !== undefined ? { deduplicated: result.deduplicated } : {}),
       ...(result.resolved ? { resolved: result.resolved } : {}),
       ...(result.cheapestStays ? { cheapestStays: result.cheapestStays } : {}),

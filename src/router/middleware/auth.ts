@@ -22,7 +22,7 @@ export async function authenticate(ctx: Context): Promise<Principal> {
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {
-    await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ctx.deps.config.anonymousPerMinute);
+    await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ctx.deps.config.anonymousPerMinute, 'address');
     // RFC 6750 section 3: every 401 names the scheme, as the MCP face does. One value for every
     // failed key, so the header tells nothing the body does not.
     ctx.res.headers['WWW-Authenticate'] = 'Bearer realm="api"';

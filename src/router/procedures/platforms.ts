@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capabilityMatrix } from '../../domain/capabilities.js';
 import { Meta, Platform } from '../../domain/model/common.js';
 import { OPERATIONS } from '../../domain/platforms.js';
-import { unknownParameterWarning } from '../billing/envelope.js';
+import { requestWarnings } from '../billing/envelope.js';
 import { authedProcedure } from '../procedure.js';
 
 export const PlatformsOutput = z
@@ -39,5 +39,5 @@ export const platforms = authedProcedure
   .output(PlatformsOutput)
   .query(({ ctx }) => ({
     data: { keyKind: ctx.principal.env, platforms: capabilityMatrix(ctx.deps.platforms[ctx.principal.env]) },
-    meta: { requestId: ctx.requestId, creditsCharged: 0, warnings: ctx.unknownParams ? [unknownParameterWarning(ctx.unknownParams)] : [] },
+    meta: { requestId: ctx.requestId, creditsCharged: 0, warnings: requestWarnings(ctx) },
   }));

@@ -5,14 +5,25 @@ import type { Json } from './json.js';
 
 const header = (description: string, type = 'string') => ({ description, schema: { type } });
 
+/**
+ * The headers of a call that used a deprecated item (spec 9), in components.headers only while
+ * the deprecation table has entries (an unused component is a lint error); the service
+ * description states them always.
+ */
+export const DEPRECATION_HEADERS: Json = {
+  Deprecation: header('RFC 9745, only when the call used a deprecated operation, parameter or value: `@<unix seconds>` of the day it was deprecated. A `deprecated_usage` warning names the item and its replacement.'),
+  Sunset: header('RFC 8594, with Deprecation: the HTTP date from which the deprecated item answers 410 `gone` (at least 6 months after its deprecation).'),
+  Link: header('With Deprecation: `<changelog URL#entry>; rel="deprecation"`, the changelog entry that announced it.'),
+};
+
 /** Response headers, each defined once in components.headers. */
 export const HEADERS: Json = {
   'X-Request-Id': header('req_ + ULID; also meta.requestId or error.requestId. Quote it when asking for help.'),
   'X-RateLimit-Limit': header('Requests per minute of the bucket this call drew from.', 'integer'),
   'X-RateLimit-Remaining': header('Requests left in the bucket.', 'integer'),
   'X-RateLimit-Reset': header('Unix time (seconds) when the bucket is full again.', 'integer'),
-  RateLimit: header('IETF RateLimit field: `limit=N, remaining=N, reset=seconds`.'),
-  'RateLimit-Policy': header('IETF RateLimit-Policy field: `N;w=60` (N requests per 60 s).'),
+  RateLimit: header('IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds until the bucket is full>`, e.g. `"key";r=29;t=2`. The policy is `key` (REST and tRPC), `user` (MCP) or `address` (calls without a valid key).'),
+  'RateLimit-Policy': header('IETF RateLimit-Policy field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"key";q=30;w=60` (30 requests per 60 s).'),
   'Retry-After': header('Seconds to wait before retrying (429, 503) or polling (202, pending jobs).', 'integer'),
   'WWW-Authenticate': header('`Bearer realm="api"` on every 401.'),
 };

@@ -32,7 +32,7 @@ Every call sends \`Authorization: Bearer <key>\`. \`svc_test_…\` sandbox keys 
 
 Success is \`{ data, meta }\`: \`meta\` says which platforms answered, whether the answer is \`partial\`, what it cost (\`creditsCharged\`), the \`pagination\` cursor and any \`warnings\` (for example \`unknown_parameter\` naming a query parameter the endpoint does not read). A slow live call answers **202** with a job to poll at \`GET /v1/jobs/{jobId}\`, free. Errors are \`{ error: { code, subCode?, message, param?, requestId, retryable, docUrl } }\`; every code and sub-code is explained in the [error catalogue](${publicUrl}/docs/errors).
 
-Every response carries \`X-Request-Id\` and the rate-limit headers \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`, \`RateLimit\` and \`RateLimit-Policy\`; a 429 adds \`Retry-After\`.${capabilities}
+Every response carries \`X-Request-Id\` and the rate-limit headers \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`, \`RateLimit\` and \`RateLimit-Policy\`; a 429 adds \`Retry-After\`. A call that uses a deprecated operation, parameter or value also gets \`Deprecation: @<unix seconds>\` (RFC 9745), \`Sunset: <HTTP date>\` (RFC 8594, at least 6 months later) and \`Link: <${publicUrl}/changelog#entry>; rel="deprecation"\`, with a \`deprecated_usage\` warning; after its sunset it answers 410 \`gone\`. Such items are marked \`deprecated: true\` here; today there are none.${capabilities}
 
 ## Sandbox triggers
 
