@@ -14,6 +14,7 @@ const Env = z.object({
   CONSOLE_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   CONSOLE_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -89,6 +90,11 @@ export interface Config {
   /** Console procedure calls per session and per account per minute (issue 23: its reads are heavy). */
   consoleLimits: { perSession: number; perAccount: number };
   databaseUrl: string | null;
+  /**
+   * Set when DATABASE_URL is a pooler in transaction mode (pgbouncer): what needs a session
+   * (migrations' lock, LISTEN, the job runner) connects here, straight to PostgreSQL.
+   */
+  databaseDirectUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
   embeddedPgPort: number;
@@ -171,6 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) throw new Error('Invalid setting DATABASE_DIRECT_URL: only with DATABASE_URL (the pooled URL it complements)');
   if (production && e.WEBHOOK_ALLOW_LOOPBACK === 'true') throw new Error('Invalid setting WEBHOOK_ALLOW_LOOPBACK: refused when NODE_ENV=production');
   if (e.PUBLIC_URL) {
     const url = new URL(e.PUBLIC_URL);
@@ -188,6 +195,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     consoleLimits: { perSession: e.CONSOLE_PER_SESSION_PER_MINUTE, perAccount: e.CONSOLE_PER_ACCOUNT_PER_MINUTE },
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     dataDir: e.DATA_DIR,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
@@ -261,6 +269,9 @@ export function atListeningPort(config: Config, port: number): Config {
 }
 
 /** A Config for tests: every field explicit, no environment read. */
+/** The URL for what needs a session of its own: DATABASE_DIRECT_URL when set, else `databaseUrl`. */
+export const sessionDatabaseUrl = (config: Pick<Config, 'databaseDirectUrl'>, databaseUrl: string): string => config.databaseDirectUrl ?? databaseUrl;
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), ...overrides };
 }

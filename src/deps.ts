@@ -1,7 +1,7 @@
 import { DEPRECATIONS, type Deprecation } from './domain/lifecycle/deprecations.js';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { sessionDatabaseUrl, type Config } from './config.js';
 import type { AdapterSet } from './domain/ports/platform.js';
 import type { Clock } from './domain/ports/system.js';
 import type { Cache } from './domain/ports/caching.js';
@@ -117,8 +117,10 @@ export interface DepsOverrides {
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
 export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
   const log = overrides.log ?? pino({ level: config.logLevel });
-  const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'));
-  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'));
+  // DATABASE_DIRECT_URL set: databaseUrl is a pooler in transaction mode (no session state there).
+  const pooled = config.databaseDirectUrl !== null;
+  const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'), pooled);
+  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'), pooled);
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
@@ -127,7 +129,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
   const admin = createAdmin(database.db, ledger, ids);
-  const jobEvents = createPgJobEvents(databaseUrl, log, database.pool);
+  // LISTEN needs a session: straight to PostgreSQL; the NOTIFYs go through the pool.
+  const jobEvents = createPgJobEvents(sessionDatabaseUrl(config, databaseUrl), log, database.pool);
   const revokeKey = admin.revokeKey;
   admin.revokeKey = async (keyIdOrKey) => {
     const revoked = await revokeKey(keyIdOrKey);

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadEnvFile, parseConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, loadEnvFile, parseConfig, sessionDatabaseUrl } from '../../src/config.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'ads-env-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -27,6 +27,15 @@ describe('.env and .env.example', () => {
     expect(loadEnvFile(path.join(dir, 'absent.env'))).toBe(false);
     delete process.env.ADS_ENV_TEST_A;
     delete process.env.ADS_ENV_TEST_B;
+  });
+
+  it('DATABASE_DIRECT_URL is for what needs a session, only beside the DATABASE_URL it complements', () => {
+    const both = parseConfig({ DATABASE_URL: 'postgres://u@pgbouncer:6432/ads', DATABASE_DIRECT_URL: 'postgres://u@db:5432/ads' });
+    expect(sessionDatabaseUrl(both, both.databaseUrl!)).toBe('postgres://u@db:5432/ads');
+    const one = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/ads' });
+    expect(one.databaseDirectUrl).toBeNull();
+    expect(sessionDatabaseUrl(one, one.databaseUrl!)).toBe('postgres://u@db:5432/ads');
+    expect(() => parseConfig({ DATABASE_DIRECT_URL: 'postgres://u@db:5432/ads' })).toThrow(/^Invalid setting DATABASE_DIRECT_URL/);
   });
 
   it('TRUSTED_PROXIES takes addresses and CIDR ranges, and names itself when wrong', () => {
