@@ -160,5 +160,9 @@ export function asOperatorError(err: unknown): OperatorError {
     const setting = /^Invalid setting ([A-Z0-9_.]+)/.exec(message)?.[1] ?? 'the setting named';
     return new OperatorError('invalid_setting', message, `set ${setting} in the environment or in .env (README, "Configuration", lists every setting and its default)`);
   }
+  if (message.includes('unsupported startup parameter')) {
+    // pgbouncer refusing the server settings our pools send at connect: it is a transaction pool.
+    return new OperatorError('invalid_setting', `DATABASE_URL: the server refused this process's start-up settings (${message}): a connection pooler such as pgbouncer`, 'set DATABASE_DIRECT_URL to PostgreSQL itself; DATABASE_URL is then used as a transaction pool (README, Production, "Behind pgbouncer")');
+  }
   return new OperatorError('internal_error', message || 'unknown failure');
 }

@@ -134,12 +134,26 @@ describe('behind pgbouncer in transaction mode', () => {
       await busy.end();
     }
   });
+
+  it('without DATABASE_DIRECT_URL the refusal names the setting to add, at once', async () => {
+    const result = await cliWith({ DATABASE_URL: bouncer.urlFor(app.db.url) }, 'usage', '--account', 'acct_01M8APPX0J76VM4QMPTDPP4RAH');
+    expect(result.code).toBe(1);
+    const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string; hint: string } };
+    expect(error.code).toBe('invalid_setting');
+    expect(error.message).toContain('unsupported startup parameter');
+    expect(error.hint).toContain('DATABASE_DIRECT_URL');
+  });
 });
 
 /** The admin CLI as operators run it, killed if it has not answered in 20 s (it hung there before). */
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATABASE_URL: bouncer.urlFor(app.db.url), DATABASE_DIRECT_URL: app.db.url };
-  delete env.REDIS_URL;
+  return cliWith({ DATABASE_URL: bouncer.urlFor(app.db.url), DATABASE_DIRECT_URL: app.db.url }, ...args);
+}
+
+function cliWith(urls: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+  for (const name of ['REDIS_URL', 'DATABASE_URL', 'DATABASE_DIRECT_URL']) delete env[name];
+  Object.assign(env, urls);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
