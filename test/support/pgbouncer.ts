@@ -60,6 +60,9 @@ export async function startPgbouncer(): Promise<Pgbouncer> {
     'pool_mode = transaction',
     'default_pool_size = 5',
     'max_client_conn = 500',
+    // Its stderr is kept for a failing test's message: the errors, not a line per connection.
+    'log_connections = 0',
+    'log_disconnections = 0',
     ...(supportsPreparedStatementLimit(bin) ? ['max_prepared_statements = 0'] : []),
   ].join('\n');
   await writeFile(path.join(dir, 'pgbouncer.ini'), `${ini}\n`, { mode: 0o644 });
