@@ -268,10 +268,10 @@ export function atListeningPort(config: Config, port: number): Config {
   return { ...config, port, publicUrl: config.publicUrlFromEnv ? config.publicUrl : localOrigin(config.host, port) };
 }
 
-/** A Config for tests: every field explicit, no environment read. */
 /** The URL for what needs a session of its own: DATABASE_DIRECT_URL when set, else `databaseUrl`. */
 export const sessionDatabaseUrl = (config: Pick<Config, 'databaseDirectUrl'>, databaseUrl: string): string => config.databaseDirectUrl ?? databaseUrl;
 
+/** A Config for tests: every field explicit, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), ...overrides };
 }
