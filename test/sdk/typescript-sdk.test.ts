@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../clients/typescript/src/index.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { importBuiltSdk } from '../support/sdk.js';
+
+/**
+ * The official TypeScript SDK, built as its README says (`npm run build` in clients/typescript),
+ * loaded from its entry dist/index.js and run against the sandbox over real HTTP.
+ */
+type Sdk = Awaited<ReturnType<typeof importBuiltSdk>>;
+let sdk: Sdk;
+let app: TestApp;
+
+beforeAll(async () => {
+  sdk = await importBuiltSdk();
+  app = await startTestApp({ worker: true });
+}, 120_000);
+afterAll(() => app?.close());
+
+interface Sent { path: string; status: number; headers: Record<string, string> }
+
+/** The global fetch, recording what each request sent and what it got. */
+function recordingFetch(log: Sent[]): FetchLike {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    log.push({ path: new URL(url).pathname + new URL(url).search, status: res.status, headers: init.headers });
+    return res;
+  };
+}
+
+async function clientFor(log: Sent[] = [], options: { maxRetries?: number; maxRetryWaitSeconds?: number } = {}) {
+  const { key } = await app.newKey('sandbox');
+  return { key, client: new sdk.AccommodationClient({ apiKey: key, baseUrl: app.baseUrl, fetch: recordingFetch(log), ...options }) };
+}
+
+/** The ids of every page walked by hand with the largest page, for comparison. */
+async function idsByHand(path: string, key: string): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await app.get(`${path}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+    const body = (await res.json()) as { data: { id?: string; reviewId?: string }[]; meta: { pagination: { nextCursor: string | null } } };
+    ids.push(...body.data.map((item) => item.id ?? item.reviewId!));
+    cursor = body.meta.pagination.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+describe('the TypeScript SDK against the sandbox', () => {
+  it('walks every search page once: no duplicates, nothing missed', async () => {
+    const log: Sent[] = [];
+    const { key, client } = await clientFor(log);
+    const ids: string[] = [];
+    for await (const stay of client.searchAll({ location: 'Lisbon', platforms: ['vrbo'], limit: 10 })) ids.push(stay.id);
+    expect(log.length).toBeGreaterThan(2);
+    expect(log.slice(1).every((s) => s.path.includes('cursor='))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual((await idsByHand('/v1/search?location=Lisbon&platforms=vrbo', key)).sort());
+  });
+
+  it('walks every review page once', async () => {
+    const { key, client } = await clientFor();
+    const found = await client.search({ location: 'Porto', platforms: ['airbnb'], limit: 50 });
+    if (sdk.isAccepted(found)) throw new Error('the sandbox answers Porto at once');
+    const listing = found.data.find((p) => (p.reviewCount ?? 0) > 60);
+    if (!listing) throw new Error('no sandbox listing with more than 60 reviews');
+    const ids: string[] = [];
+    for await (const review of client.reviewsAll({ platform: 'airbnb', listingId: listing.platformListingId, limit: 20 })) ids.push(review.reviewId);
+    expect(ids.length).toBeGreaterThan(20);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual((await idsByHand(`/v1/reviews?platform=airbnb&listingId=${listing.platformListingId}`, key)).sort());
+  });
+
+  it('waits for a sandbox:async job to complete, long polling with Prefer: wait', async () => {
+    const log: Sent[] = [];
+    const { client } = await clientFor(log);
+    const accepted = await client.search({ location: 'sandbox:async', limit: 5 });
+    if (!sdk.isAccepted(accepted)) throw new Error('sandbox:async should answer 202');
+    expect(log[0]!.status).toBe(202);
+    const job = await client.waitForJob(accepted.data.jobId);
+    expect(job.data.status).toBe('completed');
+    if (job.data.operation !== 'search') throw new Error(`a search job, not ${job.data.operation}`);
+    expect(job.data.result?.length).toBeGreaterThan(0);
+    const polls = log.filter((s) => s.path.startsWith('/v1/jobs/'));
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.every((s) => /^wait=\d+$/.test(s.headers.Prefer ?? ''))).toBe(true);
+  });
+
+  it('throws a typed ApiError for a 400, naming the parameter', async () => {
+    const { client } = await clientFor();
+    const error = await client.search({ location: 'Lisbon', limit: 500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(sdk.ApiError);
+    const e = error as InstanceType<Sdk['ApiError']>;
+    expect({ status: e.status, code: e.code, param: e.param, retryable: e.retryable }).toEqual({ status: 400, code: 'limit_out_of_range', param: 'limit', retryable: false });
+    expect(e.requestId).toMatch(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('retries a 429 after its Retry-After with the same Idempotency-Key, and succeeds', async () => {
+    const log: Sent[] = [];
+    const { key, client } = await clientFor(log);
+    // Empty the key's bucket (30 a minute, one token back every 2 s) by hand.
+    for (let i = 0; i < 40 && (await app.get('/v1/account', key)).status !== 429; i++);
+    const answer = await client.search({ location: 'Lisbon', limit: 3 });
+    if (sdk.isAccepted(answer)) throw new Error('expected the search itself');
+    expect(answer.data).toHaveLength(3);
+    expect(log.map((s) => s.status)).toEqual([429, 200]);
+    const [first, retry] = log.map((s) => s.headers['Idempotency-Key']);
+    expect(first).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(retry).toBe(first);
+  });
+
+  it('does not wait a Retry-After beyond its limit: a retryable 503 is thrown as such', async () => {
+    const log: Sent[] = [];
+    const { client } = await clientFor(log, { maxRetryWaitSeconds: 5 });
+    const error = await client.search({ location: 'sandbox:unavailable' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, code: 'upstream_unavailable', retryable: true, retryAfterSeconds: 30 });
+    expect(log).toHaveLength(1);
+  });
+
+  it('gives each logical call its own Idempotency-Key, and reads the account', async () => {
+    const log: Sent[] = [];
+    const { client } = await clientFor(log);
+    await client.search({ location: 'Lisbon', limit: 1 });
+    await client.search({ location: 'Lisbon', limit: 1 });
+    expect(log[0]!.headers['Idempotency-Key']).not.toBe(log[1]!.headers['Idempotency-Key']);
+    const account = await client.account();
+    expect(account.data.key.env).toBe('sandbox');
+  });
+});
