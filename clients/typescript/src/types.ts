@@ -6,6 +6,19 @@ import type { components, operations } from './api.js';
  */
 type Schemas = components['schemas'];
 
+/** The resources, by the names the OpenAPI document gives them. */
+export type Platform = Schemas['Platform'];
+export type Property = Schemas['Property'];
+export type Review = Schemas['Review'];
+export type AvailabilityItem = Schemas['AvailabilityItem'];
+export type Price = Schemas['Price'];
+export type PriceCompare = Schemas['PriceCompare'];
+export type Account = Schemas['Account'];
+export type Meta = Schemas['Meta'];
+export type Pagination = Schemas['Pagination'];
+export type Warning = Schemas['Warning'];
+export type JobHandle = Schemas['JobHandle'];
+
 /** The operations of the SDK's methods, by their OpenAPI operationId. */
 export type DataOperation = 'search' | 'availability' | 'listing' | 'price' | 'priceCompare' | 'reviews';
 
