@@ -17,6 +17,13 @@ const pkg = join(scratch, 'sdk');
 const project = join(scratch, 'app');
 let app: TestApp;
 
+/** The README's ten-line example, compiled with the scratch project so it stays true. */
+function readmeExample(): string {
+  const example = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(SDK_DIR, 'README.md'), 'utf8'))?.[1];
+  if (!example) throw new Error('clients/typescript/README.md has no ```ts example');
+  return `${example}export {};\n`;
+}
+
 const CONSUMER_TSCONFIG = {
   compilerOptions: {
     target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: [],
@@ -32,7 +39,8 @@ beforeAll(async () => {
   mkdirSync(join(project, 'src'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
-  cpSync(resolve('test/sdk/consumer/main.ts'), join(project, 'src/main.ts'));
+  cpSync(resolve('test/sdk/consumer'), join(project, 'src'), { recursive: true });
+  writeFileSync(join(project, 'src/readme-example.ts'), readmeExample());
   execFileSync('npm', ['install', pkg, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
   app = await startTestApp();
 }, 120_000);
@@ -42,7 +50,7 @@ afterAll(async () => {
 });
 
 describe('the SDK from a scratch project outside the repository', () => {
-  it('is installed as a dependency and compiles under strict and exactOptionalPropertyTypes', () => {
+  it('is installed as a dependency and compiles (the README example too) under strict and exactOptionalPropertyTypes', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).toEqual(['@accommodation-data/sdk']);
     const compiled = (() => {

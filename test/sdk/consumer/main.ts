@@ -1,11 +1,9 @@
 // A scratch project's use of the SDK, compiled by test/sdk/sdk-consumer.test.ts outside the
 // repository under strict and exactOptionalPropertyTypes, with neither the DOM nor Node's type
-// library: the SDK's types must stand on their own. The @ts-expect-error lines prove the types
+// library (globals.d.ts declares the two globals used): the SDK's types must stand on their own. The @ts-expect-error lines prove the types
 // refuse bad input (an unused one is itself a compile error).
 import { AccommodationClient, ApiError, isAccepted, type Property } from '@accommodation-data/sdk';
 
-declare const process: { argv: string[] };
-declare const console: { log(line: string): void };
 
 const [baseUrl = '', apiKey = ''] = process.argv.slice(2);
 const client = new AccommodationClient({ apiKey, baseUrl });
