@@ -17,10 +17,11 @@ const pkg = join(scratch, 'sdk');
 const project = join(scratch, 'app');
 let app: TestApp;
 
-/** The README's ten-line example, compiled with the scratch project so it stays true. */
-function readmeExample(): string {
-  const example = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(SDK_DIR, 'README.md'), 'utf8'))?.[1];
-  if (!example) throw new Error('clients/typescript/README.md has no ```ts example');
+/** A README's ten-line example (the first after `from`), compiled with the scratch project so it stays true. */
+function readmeExample(file: string, from = ''): string {
+  const text = readFileSync(file, 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(text.slice(text.indexOf(from)))?.[1];
+  if (!example) throw new Error(`${file} has no \`\`\`ts example after "${from}"`);
   return `${example}export {};\n`;
 }
 
@@ -40,7 +41,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
   cpSync(resolve('test/sdk/consumer'), join(project, 'src'), { recursive: true });
-  writeFileSync(join(project, 'src/readme-example.ts'), readmeExample());
+  writeFileSync(join(project, 'src/readme-example.ts'), readmeExample(join(SDK_DIR, 'README.md')));
+  writeFileSync(join(project, 'src/root-readme-example.ts'), readmeExample('README.md', '### The TypeScript SDK'));
   execFileSync('npm', ['install', pkg, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
   app = await startTestApp();
 }, 120_000);
@@ -50,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('the SDK from a scratch project outside the repository', () => {
-  it('is installed as a dependency and compiles (the README example too) under strict and exactOptionalPropertyTypes', () => {
+  it('is installed as a dependency and compiles (the README examples too) under strict and exactOptionalPropertyTypes', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).toEqual(['@accommodation-data/sdk']);
     const compiled = (() => {
