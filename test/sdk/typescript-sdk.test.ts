@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/adapters/system/clock.js';
 import type { FetchLike } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { importBuiltSdk } from '../support/sdk.js';
@@ -96,17 +97,30 @@ describe('the TypeScript SDK against the sandbox', () => {
   });
 
   it('retries a 429 after its Retry-After with the same Idempotency-Key, and succeeds', async () => {
-    const log: Sent[] = [];
-    const { key, client } = await clientFor(log);
-    // Empty the key's bucket (30 a minute, one token back every 2 s) by hand.
-    for (let i = 0; i < 40 && (await app.get('/v1/account', key)).status !== 429; i++);
-    const answer = await client.search({ location: 'Lisbon', limit: 3 });
-    if (sdk.isAccepted(answer)) throw new Error('expected the search itself');
-    expect(answer.data).toHaveLength(3);
-    expect(log.map((s) => s.status)).toEqual([429, 200]);
-    const [first, retry] = log.map((s) => s.headers['Idempotency-Key']);
-    expect(first).toMatch(/^[0-9a-f-]{32,36}$/);
-    expect(retry).toBe(first);
+    // A service whose clock stands still: the key's bucket (30 a minute) refills only when the
+    // test moves the clock on, which it does by the Retry-After of each 429 the SDK receives.
+    const clock = new FakeClock(new Date());
+    const frozen = await startTestApp({ clock });
+    try {
+      const { key } = await frozen.newKey('sandbox');
+      for (let i = 0; i < 30; i++) expect((await frozen.get('/v1/account', key)).status).toBe(200);
+      const log: Sent[] = [];
+      const record = recordingFetch(log);
+      const client = new sdk.AccommodationClient({ apiKey: key, baseUrl: frozen.baseUrl, fetch: async (url, init) => {
+        const res = await record(url, init);
+        if (res.status === 429) clock.advance(Number(res.headers.get('retry-after')) * 1000);
+        return res;
+      } });
+      const answer = await client.search({ location: 'Lisbon', limit: 3 });
+      if (sdk.isAccepted(answer)) throw new Error('expected the search itself');
+      expect(answer.data).toHaveLength(3);
+      expect(log.map((s) => s.status)).toEqual([429, 200]);
+      const [first, retry] = log.map((s) => s.headers['Idempotency-Key']);
+      expect(first).toMatch(/^[0-9a-f-]{32,36}$/);
+      expect(retry).toBe(first);
+    } finally {
+      await frozen.close();
+    }
   });
 
   it('does not wait a Retry-After beyond its limit: a retryable 503 is thrown as such', async () => {
