@@ -57,6 +57,10 @@ describe('the TypeScript SDK against the sandbox', () => {
     expect(log.slice(1).every((s) => s.path.includes('cursor='))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual((await idsByHand('/v1/search?location=Lisbon&platforms=vrbo', key)).sort());
+    // The compact view's short meta names the next cursor alone.
+    const compact: string[] = [];
+    for await (const stay of client.searchAll({ location: 'Lisbon', platforms: ['vrbo'], limit: 20, view: 'compact' })) compact.push(stay.id ?? '');
+    expect(compact.sort()).toEqual([...ids].sort());
   });
 
   it('walks every review page once', async () => {

@@ -4,7 +4,8 @@ import type { TransportOptions } from './transport.js';
 /** What paging reads of a listed answer; the methods' own types say the rest. */
 interface Page {
   data: unknown;
-  meta: { pagination?: { nextCursor: string | null; hasMore: boolean } | null };
+  /** The compact view's short meta carries nextCursor alone. */
+  meta: { pagination?: { nextCursor: string | null; hasMore: boolean } | null; nextCursor?: string };
 }
 
 /**
@@ -16,8 +17,8 @@ export async function* everyItem<Item>(o: TransportOptions, fetchPage: (cursor: 
   do {
     const page = await settled(o, await fetchPage(cursor));
     for (const item of page.data as Item[]) yield item;
-    const next = page.meta.pagination;
-    cursor = next?.hasMore && next.nextCursor ? next.nextCursor : undefined;
+    const { pagination, nextCursor } = page.meta;
+    cursor = (pagination?.hasMore ? pagination.nextCursor : null) ?? nextCursor ?? undefined;
   } while (cursor !== undefined);
 }
 

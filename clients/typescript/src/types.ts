@@ -74,7 +74,7 @@ type FullBody<B> = B extends EstimateAnswer ? never : [B] extends [ShapedAnswer]
 type Form<P> = Pick<P, Extract<keyof P, 'dryRun' | 'fields' | 'view'>>;
 
 /** One item of a listed answer's `data` (search results, reviews). */
-export type ItemOf<A> = A extends { data: readonly (infer Item)[] } ? Item : never;
+export type ItemOf<A> = A extends { data: infer Data } ? (Data extends readonly (infer Item)[] ? Item : never) : never;
 
 /** Params of a walk over every page: the SDK sets the cursor; a dry run has no pages. */
 export type PagedParams<P> = Omit<P, 'cursor' | 'dryRun'>;
