@@ -91,6 +91,15 @@ describe('the TypeScript SDK against the sandbox', () => {
     expect(polls.every((s) => /^wait=\d+$/.test(s.headers.Prefer ?? ''))).toBe(true);
   });
 
+  it('asks the service to hold a call until its job ends (waitSeconds), and gets the 200', async () => {
+    const log: Sent[] = [];
+    const { client } = await clientFor(log);
+    const answer = await client.search({ location: 'sandbox:async', limit: 5 }, { waitSeconds: 20 });
+    if (sdk.isAccepted(answer)) throw new Error('the job ends well within 20 s');
+    expect(answer.data.length).toBeGreaterThan(0);
+    expect(log.map((s) => [s.status, s.headers.Prefer])).toEqual([[200, 'wait=20']]);
+  });
+
   it('throws a typed ApiError for a 400, naming the parameter', async () => {
     const { client } = await clientFor();
     const error = await client.search({ location: 'Lisbon', limit: 500 }).catch((e: unknown) => e);
@@ -98,6 +107,7 @@ describe('the TypeScript SDK against the sandbox', () => {
     const e = error as InstanceType<Sdk['ApiError']>;
     expect({ status: e.status, code: e.code, param: e.param, retryable: e.retryable }).toEqual({ status: 400, code: 'limit_out_of_range', param: 'limit', retryable: false });
     expect(e.requestId).toMatch(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(e.docUrl).toMatch(/\/docs\/errors#limit_out_of_range$/);
   });
 
   it('retries a 429 after its Retry-After with the same Idempotency-Key, and succeeds', async () => {
@@ -127,12 +137,32 @@ describe('the TypeScript SDK against the sandbox', () => {
     }
   });
 
-  it('does not wait a Retry-After beyond its limit: a retryable 503 is thrown as such', async () => {
+  it('retries a retryable 503 with the same Idempotency-Key, and throws it typed when retries run out', async () => {
+    const log: Sent[] = [];
+    const record = recordingFetch(log);
+    const { key } = await app.newKey('sandbox');
+    // The sandbox's 503 asks for 30 s; this fetch shortens that one header so the test does not wait it.
+    const shortened: FetchLike = async (url, init) => {
+      const res = await record(url, init);
+      return { status: res.status, text: () => res.text(), headers: { get: (name) => (name.toLowerCase() === 'retry-after' ? '1' : res.headers.get(name)) } };
+    };
+    const client = new sdk.AccommodationClient({ apiKey: key, baseUrl: app.baseUrl, fetch: shortened, maxRetries: 2 });
+    const error = await client.search({ location: 'sandbox:unavailable' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(sdk.ApiError);
+    expect(error).toMatchObject({ status: 503, code: 'upstream_unavailable', retryable: true, retryAfterSeconds: 1 });
+    expect(log.map((s) => s.status)).toEqual([503, 503, 503]);
+    expect(new Set(log.map((s) => s.headers['Idempotency-Key'])).size).toBe(1);
+  });
+
+  it('does not retry what retrying cannot mend, nor wait a Retry-After beyond its limit', async () => {
     const log: Sent[] = [];
     const { client } = await clientFor(log, { maxRetryWaitSeconds: 5 });
-    const error = await client.search({ location: 'sandbox:unavailable' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 503, code: 'upstream_unavailable', retryable: true, retryAfterSeconds: 30 });
+    const formatError = await client.search({ location: 'sandbox:format-changed' }).catch((e: unknown) => e);
+    expect(formatError).toMatchObject({ status: 502, code: 'upstream_format_error', retryable: false });
     expect(log).toHaveLength(1);
+    const unavailable = await client.search({ location: 'sandbox:unavailable' }).catch((e: unknown) => e);
+    expect(unavailable).toMatchObject({ status: 503, code: 'upstream_unavailable', retryable: true, retryAfterSeconds: 30 });
+    expect(log).toHaveLength(2);
   });
 
   it('gives each logical call its own Idempotency-Key, and reads the account', async () => {
