@@ -96,7 +96,7 @@ export class AccommodationClient {
 
   /** Every review over every page. */
   reviewsAll<P extends PagedParams<ReviewsParams>>(params: P): AsyncGenerator<ItemOf<Answer<'reviews', P>>, void, undefined> {
-    return everyItem(this.#o, (cursor) => this.reviews({ ...(params as P & ReviewsParams), ...(cursor ? { cursor } : {}) }));
+    return everyItem(this.#o, (cursor) => this.reviews({ ...params, ...(cursor ? { cursor } : {}) }));
   }
 
   /** One data call: an Idempotency-Key made once, so its retries can never run (or bill) twice. */

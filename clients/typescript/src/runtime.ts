@@ -1,7 +1,7 @@
 /**
  * The little the SDK needs of its platform, typed here rather than through the DOM or Node type
  * libraries, so a project compiles against the SDK whichever of them it uses (or neither).
- * Node 20+, Deno, Bun and browsers all provide these globals.
+ * Node 20+, Deno and Bun all provide these globals.
  */
 
 /** The part of a fetch Response the SDK reads. */
