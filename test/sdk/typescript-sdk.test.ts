@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/adapters/system/clock.js';
+import { addDays } from '../../src/domain/dates.js';
 import type { FetchLike } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { importBuiltSdk } from '../support/sdk.js';
@@ -163,6 +164,31 @@ describe('the TypeScript SDK against the sandbox', () => {
     const unavailable = await client.search({ location: 'sandbox:unavailable' }).catch((e: unknown) => e);
     expect(unavailable).toMatchObject({ status: 503, code: 'upstream_unavailable', retryable: true, retryAfterSeconds: 30 });
     expect(log).toHaveLength(2);
+  });
+
+  it('calls every operation, each answer typed for its params', async () => {
+    const { client } = await clientFor();
+    const checkIn = addDays(new Date().toISOString().slice(0, 10), 30);
+    const stay = { checkIn, checkOut: addDays(checkIn, 3) };
+    const found = await client.search({ location: 'Lisbon', platforms: ['booking'], limit: 1, ...stay });
+    if (sdk.isAccepted(found)) throw new Error('the sandbox answers Lisbon at once');
+    const { platform, platformListingId: id } = found.data[0]!;
+    const answers = await Promise.all([
+      client.listing({ platform, id, ...stay }),
+      client.availability({ platform, listingId: id, startDate: stay.checkIn, endDate: stay.checkOut }),
+      client.price({ platform, listingId: id, ...stay }),
+      client.priceCompare({ name: 'Hotel Avenida Palace', location: 'Lisbon', ...stay }),
+      client.reviews({ platform, listingId: id, limit: 3 }),
+      client.search({ location: 'Lisbon', dryRun: true }),
+    ]);
+    expect(answers.map((a) => (sdk.isAccepted(a) ? 'accepted' : a.meta.requestId.slice(0, 4)))).toEqual(['req_', 'req_', 'req_', 'req_', 'req_', 'req_']);
+    const [listing, , price, , , estimate] = answers;
+    if (sdk.isAccepted(listing) || sdk.isAccepted(price) || sdk.isAccepted(estimate)) throw new Error('no job expected');
+    expect(listing.data.platformListingId).toBe(id);
+    expect(price.data.totalPrice).toBeGreaterThan(0);
+    expect(estimate.data.dryRun).toBe(true);
+    const platforms = await client.platforms();
+    expect(platforms.data.keyKind).toBe('sandbox');
   });
 
   it('gives each logical call its own Idempotency-Key, and reads the account', async () => {
