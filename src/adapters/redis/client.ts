@@ -37,7 +37,7 @@ export async function connectRedis(url: string): Promise<Redis> {
  * A Redis Cluster (REDIS_CLUSTER_NODES) through ioredis' cluster client, which follows MOVED and
  * ASK redirections and refreshes its slot map by itself. Bounded so that a failover never makes a
  * request wait long: a command to a master that just died is retried on the refreshed slot map
- * every 100 ms at most 5 times (about half a second), then fails and the caller falls back, until
+ * every 100 ms at most 3 times, then fails and the caller falls back, until
  * the replica is promoted (after the cluster's `cluster-node-timeout`). Reads and writes go to
  * masters only: the limiter's buckets must be read where they are written, and a replica's copy
  * of a cache entry saves nothing.
@@ -49,7 +49,9 @@ export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<
       scaleReads: 'master',
       // While the cluster client itself is (re)connecting, commands fail at once instead of waiting.
       enableOfflineQueue: false,
-      maxRedirections: 5,
+      // A redirection (MOVED, ASK) takes one hop, two while a slot migrates; a dead master takes
+      // one retry per attempt: 3 keep a failing command to about 300 ms.
+      maxRedirections: 3,
       retryDelayOnFailover: 100,
       retryDelayOnClusterDown: 100,
       retryDelayOnTryAgain: 100,
