@@ -170,3 +170,39 @@ describe('a master killed under load', () => {
     expect(after.filter((s) => s === 200)).toHaveLength(30);
   }, 60_000);
 });
+
+describe('the whole cluster down', () => {
+  it('keeps the promise of a Redis outage: cache misses, limits per process, no error answer; back on Redis once it returns', async () => {
+    const { key } = await app.newKey('sandbox');
+    const path = '/v1/search?location=Avignon&limit=3';
+    expect(((await (await call(app.baseUrl, path, key)).json()) as { meta: { cached: boolean } }).meta.cached).toBe(false);
+    expect(((await (await call(app.baseUrl, path, key)).json()) as { meta: { cached: boolean } }).meta.cached).toBe(true);
+    const before = lines.length;
+    await Promise.all(cluster.ports.map((p) => cluster.kill(p)));
+
+    const answers: { status: number; cached?: boolean }[] = [];
+    for (let i = 0; i < 35; i++) {
+      const res = await call(app.baseUrl, path, key);
+      const body = (await res.json()) as { meta?: { cached: boolean } };
+      answers.push({ status: res.status, cached: body.meta?.cached });
+    }
+    // 2 calls went through Redis; this process's own bucket then admits its 30 and refuses the rest.
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 200).every((a) => a.cached === false)).toBe(true);
+    const down = lines.slice(before).filter((l) => l.proc === 'a' && l.level >= 40).map((l) => l.msg);
+    expect(down.sort()).toEqual(['cache (Redis) unavailable: every lookup is a miss', 'rate limiter (Redis) unavailable: using in-process buckets']);
+
+    cluster.ports.forEach((p) => cluster.restart(p));
+    await cluster.waitHealthy(30_000);
+    const { key: fresh } = await app.newKey('sandbox');
+    const until = Date.now() + 20_000;
+    const backA = () => lines.slice(before).filter((l) => l.proc === 'a' && l.msg.endsWith('available again'));
+    while (backA().length < 2 && Date.now() < until) {
+      await (await call(app.baseUrl, '/v1/search?location=Arles&limit=1', fresh)).arrayBuffer();
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(backA().map((l) => l.msg).sort()).toEqual(['cache (Redis) available again', 'rate limiter (Redis) available again']);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  }, 60_000);
+});

@@ -33,6 +33,8 @@ export interface RedisClusterProcess {
   topology(askPort?: number): Promise<ClusterNodeInfo[]>;
   /** Kills one node's process with SIGKILL (no goodbye to the cluster: a crash). */
   kill(port: number): Promise<void>;
+  /** Starts a killed node again on its port, with its cluster configuration (its data is gone). */
+  restart(port: number): void;
   /**
    * Waits until every live node says cluster_state:ok and agrees on which nodes are masters of
    * slots, and every live replica is in sync with its master (only then can it be promoted).
@@ -112,13 +114,15 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     ports.push(port);
   }
   const procs = new Map<number, ChildProcess>();
-  for (const port of ports) {
+  // A node restarted on its port finds its nodes-<port>.conf and rejoins the cluster it knew.
+  const startNode = (port: number) => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`)];
     args.push('--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 1_000), '--dir', dir, '--logfile', path.join(dir, `redis-${port}.log`), '--save', '', '--appendonly', 'no', '--daemonize', 'no');
     // A replica can only be promoted once it has synced with its master: sync at once, not after 5 s.
     args.push('--repl-diskless-sync-delay', '0');
     procs.set(port, spawn('redis-server', args, { stdio: 'ignore' }));
-  }
+  };
+  ports.forEach(startNode);
   const alive = () => ports.filter((p) => procs.get(p)!.exitCode === null && procs.get(p)!.signalCode === null);
   for (const port of ports) {
     for (let i = 0; ; i++) {
@@ -143,6 +147,9 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGKILL');
       await exited;
+    },
+    restart(port) {
+      startNode(port);
     },
     async waitHealthy(timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
