@@ -124,15 +124,6 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
   };
   ports.forEach(startNode);
   const alive = () => ports.filter((p) => procs.get(p)!.exitCode === null && procs.get(p)!.signalCode === null);
-  for (const port of ports) {
-    for (let i = 0; ; i++) {
-      if ((await ask(port, 'PING').catch(() => '')) === 'PONG') break;
-      if (i > 100) throw new Error(`redis-server on ${port} did not start`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 30_000 });
-
   const cluster: RedisClusterProcess = {
     ports,
     dir,
@@ -172,9 +163,17 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     },
   };
   try {
+    for (const port of ports) {
+      for (let i = 0; ; i++) {
+        if ((await ask(port, 'PING').catch(() => '')) === 'PONG') break;
+        if (i > 100) throw new Error(`redis-server on ${port} did not start`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 30_000 });
     await cluster.waitHealthy();
   } catch (err) {
-    await cluster.stop();
+    await cluster.stop(); // no server outlives a failed start
     throw err;
   }
   return cluster;
