@@ -37,8 +37,8 @@ export async function connectRedis(url: string): Promise<Redis> {
  * A Redis Cluster (REDIS_CLUSTER_NODES) through ioredis' cluster client, which follows MOVED and
  * ASK redirections and refreshes its slot map by itself. Bounded so that a failover never makes a
  * request wait long: a command to a master that just died is retried on the refreshed slot map
- * every 100 ms at most 3 times, then fails and the caller falls back, until
- * the replica is promoted (after the cluster's `cluster-node-timeout`). Reads and writes go to
+ * every 100 ms at most 3 times, then fails and the caller falls back, until the replica is
+ * promoted (after the cluster's `cluster-node-timeout`). Reads and writes go to
  * masters only: the limiter's buckets must be read where they are written, and a replica's copy
  * of a cache entry saves nothing.
  */
