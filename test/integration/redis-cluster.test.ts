@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import type { Cluster } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedisCluster } from '../../src/adapters/redis/client.js';
+import { connectConfiguredRedis, connectRedisCluster } from '../../src/adapters/redis/client.js';
 import { createHttpServer } from '../../src/app/server.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startService } from '../support/cluster.js';
+import { freePort, startRedis, startService } from '../support/cluster.js';
 import { ask, startRedisCluster, type RedisClusterProcess } from '../support/redis-cluster.js';
 import { moveSlot, nodeStats } from '../support/redis-cluster-admin.js';
 
@@ -169,6 +169,20 @@ describe('a master killed under load', () => {
     const after = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? other.baseUrl : app.baseUrl, '/v1/account', key).then((r) => r.status)));
     expect(after.filter((s) => s === 200)).toHaveLength(30);
   }, 60_000);
+});
+
+describe('a start pointed at no cluster', () => {
+  it('stops with redis_unreachable, whether nothing listens or the node is not in cluster mode', async () => {
+    const single = await startRedis();
+    try {
+      for (const port of [await freePort(), Number(new URL(single.url).port)]) {
+        const failure = await connectConfiguredRedis({ redisUrl: null, redisClusterNodes: [{ host: '127.0.0.1', port }] }).catch((err: unknown) => err);
+        expect(failure).toMatchObject({ code: 'redis_unreachable', message: expect.stringMatching(/^REDIS_CLUSTER_NODES: /), hint: expect.stringContaining('cluster-enabled yes') });
+      }
+    } finally {
+      await single.stop();
+    }
+  });
 });
 
 describe('the whole cluster down', () => {

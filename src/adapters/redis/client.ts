@@ -1,4 +1,5 @@
 import { Cluster, Redis } from 'ioredis';
+import { OperatorError } from '../../domain/errors.js';
 
 /**
  * One Redis node or a Redis Cluster: both answer the commands the cache and the rate limiter send
@@ -29,7 +30,11 @@ export async function connectRedis(url: string): Promise<Redis> {
     lazyConnect: true,
   });
   redis.on('error', () => {}); // reported by the commands that fail; reconnects on its own
-  await redis.connect();
+  // A first connection that fails leaves no client retrying behind the caller's back.
+  await redis.connect().catch((err: unknown) => {
+    redis.disconnect();
+    throw err;
+  });
   return redis;
 }
 
@@ -68,13 +73,28 @@ export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<
   );
   cluster.on('error', () => {}); // reported by the commands that fail; reconnects on its own
   cluster.on('node error', () => {});
-  await cluster.connect();
+  await cluster.connect().catch((err: unknown) => {
+    cluster.disconnect();
+    throw err;
+  });
   return cluster;
 }
 
-/** The configured Redis, if any: a cluster when REDIS_CLUSTER_NODES is set, else REDIS_URL's node. */
+/**
+ * The configured Redis, if any: a cluster when REDIS_CLUSTER_NODES is set, else REDIS_URL's node.
+ * A start that cannot reach it stops with `redis_unreachable` (a node that is not in cluster mode
+ * answers a cluster client like no node at all).
+ */
 export async function connectConfiguredRedis(config: { redisUrl: string | null; redisClusterNodes: readonly RedisNode[] | null }): Promise<RedisClient | undefined> {
-  if (config.redisClusterNodes) return connectRedisCluster(config.redisClusterNodes);
-  if (config.redisUrl) return connectRedis(config.redisUrl);
-  return undefined;
+  const setting = config.redisClusterNodes ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
+  try {
+    if (config.redisClusterNodes) return await connectRedisCluster(config.redisClusterNodes);
+    if (config.redisUrl) return await connectRedis(config.redisUrl);
+    return undefined;
+  } catch (err) {
+    const hint = config.redisClusterNodes
+      ? 'check that the nodes answer and run with cluster-enabled yes (for a single Redis, set REDIS_URL instead)'
+      : 'check that Redis answers at that URL (for a Redis Cluster, set REDIS_CLUSTER_NODES instead)';
+    throw new OperatorError('redis_unreachable', `${setting}: ${err instanceof Error ? err.message : String(err)}`, hint);
+  }
 }
