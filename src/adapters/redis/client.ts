@@ -44,8 +44,9 @@ export async function connectRedis(url: string): Promise<Redis> {
  * request wait long: a command to a master that just died is retried on the refreshed slot map
  * every 100 ms at most 3 times, then fails and the caller falls back, until the replica is
  * promoted (after the cluster's `cluster-node-timeout`). Reads and writes go to
- * masters only: the limiter's buckets must be read where they are written, and a replica's copy
- * of a cache entry saves nothing.
+ * masters only: the limiter's buckets must be read where they are written, and a cache entry
+ * read from a replica may not have arrived there yet (a miss is a platform call); to spread the
+ * cache's bytes, add masters.
  */
 export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<Cluster> {
   const cluster = new Cluster(
