@@ -12,9 +12,10 @@ import { moveSlot, nodeStats } from '../support/redis-cluster-admin.js';
 
 /**
  * The service on a Redis Cluster of its own (3 masters, 3 replicas): two deps instances, as two
- * API processes would be, share exact rate limits and one cache; no command spans two slots; a
- * bucket's slot moving to another master mid-run (MOVED, ASK) changes nothing; and a master
- * killed under load costs no request a 500.
+ * API processes would be, and a started API process share exact rate limits and one cache; no
+ * command spans two slots; a bucket's slot moving to another master mid-run (MOVED, ASK) changes
+ * nothing; a master killed under load costs no request an error answer; with every node down the
+ * service keeps the promise of a Redis outage, and a start pointed at no cluster says so.
  */
 let cluster: RedisClusterProcess;
 let clients: Cluster[] = [];
@@ -40,7 +41,7 @@ beforeAll(async () => {
       await deps.close();
     },
   };
-  // Counters from here on: connecting clients send CLIENT SETINFO, an error on Redis before 7.2.
+  // Counters from here on: creating the cluster (redis-cli) leaves errors of its own on the replicas.
   await Promise.all(cluster.ports.map((p) => ask(p, 'CONFIG', 'RESETSTAT')));
 }, 60_000);
 
