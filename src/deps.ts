@@ -1,6 +1,5 @@
 import { DEPRECATIONS, type Deprecation } from './domain/lifecycle/deprecations.js';
 import { pino, type Logger } from 'pino';
-import type { Redis } from 'ioredis';
 import { sessionDatabaseUrl, type Config } from './config.js';
 import type { AdapterSet } from './domain/ports/platform.js';
 import type { Clock } from './domain/ports/system.js';
@@ -33,6 +32,7 @@ import { createLatencyTracker, type LatencyTracker } from './adapters/system/lat
 import { createPgJobStore } from './adapters/postgres/jobs/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
+import type { RedisClient } from './adapters/redis/client.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
 import type { CallbackTargets, WebhookStore } from './domain/ports/webhooks.js';
 import type { IdempotencyStore } from './domain/ports/retries.js';
@@ -106,8 +106,8 @@ export interface DepsOverrides {
   limiter?: RateLimiter;
   log?: Logger;
   clientMetadata?: ClientMetadataFetcher;
-  /** A connected Redis: cache and rate limits are then shared by every process. */
-  redis?: Redis;
+  /** A connected Redis node or Redis Cluster: cache and rate limits are then shared by every process. */
+  redis?: RedisClient;
   /** DNS for callback URLs (tests play a host that changes its address). */
   resolveHost?: ResolveHost;
   /** A deprecation table in place of the shipped one (tests exercise the machinery on their own entries). */

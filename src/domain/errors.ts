@@ -124,6 +124,7 @@ export const OPERATOR_ERROR_EXIT = {
   embedded_permission_denied: 1,
   embedded_start_failed: 1,
   database_unreachable: 1,
+  redis_unreachable: 1,
   internal_error: 1,
 } as const;
 

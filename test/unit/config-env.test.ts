@@ -45,4 +45,17 @@ describe('.env and .env.example', () => {
       expect(() => parseConfig({ TRUSTED_PROXIES: bad })).toThrow(/^Invalid setting TRUSTED_PROXIES/);
     }
   });
+
+  it('REDIS_CLUSTER_NODES takes host:port seeds, refuses anything else, and excludes REDIS_URL', () => {
+    expect(parseConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(parseConfig({}).redisClusterNodes).toBeNull();
+    for (const bad of ['', 'redis-a', 'redis-a:0', 'redis-a:70000', 'redis://redis-a:7000', '10.0.0.1:7000,nope']) {
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: bad })).toThrow(/^Invalid setting REDIS_CLUSTER_NODES/);
+    }
+    expect(() => parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).toThrow(/^Invalid setting REDIS_CLUSTER_NODES: set REDIS_URL .* not both/);
+  });
 });
