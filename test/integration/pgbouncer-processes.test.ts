@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { startService, type ServiceProcess } from '../support/cluster.js';
+import { errorLines, startService, type ServiceProcess } from '../support/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startPgbouncer, type Pgbouncer } from '../support/pgbouncer.js';
 
@@ -32,9 +32,6 @@ afterAll(async () => {
   await bouncer?.stop();
   await db?.drop();
 });
-
-/** Log lines at error level or above (pino: 50 and 60). */
-const errorLines = (out: string) => out.split('\n').filter((line) => /"level":(50|60)/.test(line));
 
 describe('API and worker processes behind pgbouncer', () => {
   it('a sandbox:async job accepted by the API process is run by the worker process and heard by a long poll', async () => {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../../src/app/database-setup.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { runCli, type CliResult } from '../support/cli-process.js';
 import { startPgbouncer, type Pgbouncer } from '../support/pgbouncer.js';
 import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 
@@ -13,7 +12,6 @@ import { replayLiveConfig, startReplayUpstream, type ReplayUpstream } from '../s
  * no prepared statements kept, `options` refused), DATABASE_DIRECT_URL straight at PostgreSQL for
  * what needs a session. The service, its job worker and the admin CLI all work through it.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MIGRATION_LOCK = 7_311_942;
 
 let bouncer: Pgbouncer;
@@ -136,7 +134,7 @@ describe('behind pgbouncer in transaction mode', () => {
   });
 
   it('without DATABASE_DIRECT_URL the refusal names the setting to add, at once', async () => {
-    const result = await cliWith({ DATABASE_URL: bouncer.urlFor(app.db.url) }, 'usage', '--account', 'acct_01M8APPX0J76VM4QMPTDPP4RAH');
+    const result = await runCli({ DATABASE_URL: bouncer.urlFor(app.db.url) }, 'usage', '--account', 'acct_01M8APPX0J76VM4QMPTDPP4RAH');
     expect(result.code).toBe(1);
     const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string; hint: string } };
     expect(error.code).toBe('invalid_setting');
@@ -145,26 +143,7 @@ describe('behind pgbouncer in transaction mode', () => {
   });
 });
 
-/** The admin CLI as operators run it, killed if it has not answered in 20 s (it hung there before). */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return cliWith({ DATABASE_URL: bouncer.urlFor(app.db.url), DATABASE_DIRECT_URL: app.db.url }, ...args);
-}
-
-function cliWith(urls: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
-  for (const name of ['REDIS_URL', 'DATABASE_URL', 'DATABASE_DIRECT_URL']) delete env[name];
-  Object.assign(env, urls);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      stderr += '\n(killed: no answer within 20 s)';
-      child.kill('SIGKILL');
-    }, 20_000);
-    child.on('error', (err) => (clearTimeout(timer), reject(err)));
-    child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-  });
+/** The admin CLI through pgbouncer, with the direct URL for what needs a session. */
+function cli(...args: string[]): Promise<CliResult> {
+  return runCli({ DATABASE_URL: bouncer.urlFor(app.db.url), DATABASE_DIRECT_URL: app.db.url }, ...args);
 }

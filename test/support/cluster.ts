@@ -102,10 +102,24 @@ export async function startReplayUpstream(faults: Partial<Faults> = {}): Promise
   };
 }
 
+/** One Redis (its URL) or a Redis Cluster (its seed nodes, the value of REDIS_CLUSTER_NODES). */
+export type SharedRedis = string | { clusterNodes: string };
+/** PostgreSQL straight, or through a transaction pooler with the direct URL for sessions. */
+export type SharedDatabase = string | { pooled: string; direct: string };
+
 /** Environment of a service process sharing one database and Redis, its live platforms on the replay upstream. */
-export function clusterEnv(databaseUrl: string, redisUrl: string, upstream: string, platforms: string[]): Record<string, string> {
-  const env: Record<string, string> = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, RUN_WORKER: 'false', LIVE_PLATFORMS: platforms.join(','), UPSTREAM_RETRIES: '0' };
+export function clusterEnv(database: SharedDatabase, redis: SharedRedis, upstream: string, platforms: string[]): Record<string, string> {
+  const env: Record<string, string> = { RUN_WORKER: 'false', LIVE_PLATFORMS: platforms.join(','), UPSTREAM_RETRIES: '0' };
+  if (typeof database === 'string') env.DATABASE_URL = database;
+  else Object.assign(env, { DATABASE_URL: database.pooled, DATABASE_DIRECT_URL: database.direct });
+  if (typeof redis === 'string') env.REDIS_URL = redis;
+  else env.REDIS_CLUSTER_NODES = redis.clusterNodes;
   for (const p of platforms) env[`${p.toUpperCase()}_BASE_URL`] = `${upstream}/${p}`;
   if (platforms.includes('google')) env.GOOGLE_API_KEY = 'replay-key';
   return env;
+}
+
+/** Log lines at error level or above (pino: 50 and 60) in a process's output. */
+export function errorLines(output: string): string[] {
+  return output.split('\n').filter((line) => /"level":(50|60)\b/.test(line));
 }
