@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { formatTable, parseRows, pct, type Row } from './support.js';
 
-const SCENARIOS = ['rest-throughput', 'cpu-per-search', 'ledger', 'overhead', 'faces-throughput', 'memory', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries', 'fair-share'];
+const SCENARIOS = ['rest-throughput', 'cpu-per-search', 'ledger', 'overhead', 'faces-throughput', 'memory', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries', 'fair-share', 'scale-out'];
 
 function runScenario(name: string): Promise<{ rows: Row[] | null; error: string | null; seconds: number }> {
   const started = performance.now();
