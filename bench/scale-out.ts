@@ -11,8 +11,9 @@
  * pgbouncer and PostgreSQL share them, and one API process already leaves none idle. So a second
  * process cannot add throughput here; what the row shows is that it costs little (no shared state
  * serialises the processes), and it reports what the API processes got: their CPU per search
- * (from /proc, so Linux only) and their share of the cores. Goal on 2 cores: ratio >= 0.75;
- * on a machine with idle cores, expect towards 2.
+ * (from /proc, so Linux only) and their share of the cores. Goal on 2 cores: ratio >= 0.70, a
+ * floor against serialisation (a lock or hot key shared by the processes would drop it towards
+ * 0.5), not a promise of gain; on a machine with idle cores, expect towards 2.
  *   npx tsx bench/scale-out.ts     (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432,
  *                                   redis-server, redis-cli and pgbouncer on the PATH)
  */
@@ -31,7 +32,7 @@ const DURATION_MS = 2_000;
 const ACCOUNTS = 4;
 /** Per account: 16 connections in all, whichever variant. */
 const CONNECTIONS = 4;
-const GOAL = 0.75;
+const GOAL = 0.7;
 const PATH = '/v1/search?location=Lisbon&platforms=airbnb,booking&checkIn=2029-05-01&checkOut=2029-05-03';
 
 /** The share of both cores' time spent busy between two readings of os.cpus(). */
