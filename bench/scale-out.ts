@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { testConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
-import { clusterEnv, startReplayUpstream, startService, type ServiceProcess } from '../test/support/cluster.js';
+import { clusterEnv, startReplayUpstream, startServices, type ServiceProcess } from '../test/support/cluster.js';
 import { createTestDatabase } from '../test/support/db.js';
 import { startPgbouncer } from '../test/support/pgbouncer.js';
 import { startRedisCluster } from '../test/support/redis-cluster.js';
@@ -61,7 +61,7 @@ export async function run(): Promise<Row[]> {
       NODE_ENV: 'production',
       CURSOR_SECRET: 'bench-cursor-secret-0123456789',
     };
-    apis.push(...(await Promise.all([startService('api', env), startService('api', env)])));
+    apis.push(...(await startServices(['api', 'api'], env)));
     const keys: string[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
       const { accountId } = await admin.admin.createAccount({ email: `scale-out-${i}@example.com`, plan: 'enterprise', credits: 1_000_000_000, verified: true, password: null });

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliJson } from '../support/cli-process.js';
-import { clusterEnv, errorLines, startReplayUpstream, startService, type ServiceProcess } from '../support/cluster.js';
+import { clusterEnv, errorLines, startReplayUpstream, startServices, type ServiceProcess } from '../support/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startPgbouncer, type Pgbouncer } from '../support/pgbouncer.js';
 import { startRedisCluster, type RedisClusterProcess } from '../support/redis-cluster.js';
@@ -34,9 +34,13 @@ beforeAll(async () => {
   const database = { pooled: bouncer.urlFor(db.url), direct: db.url };
   const env = { ...clusterEnv(database, { clusterNodes: cluster.seeds }, replay.url, ['airbnb', 'booking']), NODE_ENV: 'test', LOG_LEVEL: 'info', WORKER_POLL_MS: '200' };
   operator = { DATABASE_URL: database.pooled, DATABASE_DIRECT_URL: database.direct };
-  const [a, b, w] = await Promise.all([startService('api', env), startService('api', env), startService('worker', env), openAccount()]);
-  apis.push(a!, b!);
-  worker = w;
+  const services = startServices(['api', 'api', 'worker'], env).then(([a, b, w]) => {
+    apis.push(a!, b!);
+    worker = w;
+  });
+  // Both settle before a failure is thrown, so teardown finds every process that started.
+  const failed = (await Promise.allSettled([services, openAccount()])).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
 }, 90_000);
 

@@ -46,7 +46,10 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  await waitForLine(proc, kind === 'api' ? /listening on/ : /Job worker running/, 60_000, () => out);
+  await waitForLine(proc, kind === 'api' ? /listening on/ : /Job worker running/, 60_000, () => out).catch((err: unknown) => {
+    proc.kill('SIGKILL'); // a process that did not start in time outlives no caller
+    throw err;
+  });
   return {
     proc,
     url: `http://127.0.0.1:${port}`,
@@ -58,6 +61,16 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
       await exited;
     },
   };
+}
+
+/** Starts these processes at once; if any fails to start, stops the others before rethrowing. */
+export async function startServices(kinds: ('api' | 'worker')[], env: Record<string, string>): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(kinds.map((kind) => startService(kind, env)));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  if (!failed) return running;
+  await Promise.all(running.map((p) => p.kill()));
+  throw failed.reason;
 }
 
 export interface RedisProcess {
