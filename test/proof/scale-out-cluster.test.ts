@@ -29,8 +29,19 @@ let operator: Record<string, string>;
 const keys = { accountId: '', sandbox: '', sandboxOther: '', live: '' };
 const GRANT = 500;
 
+/** Like Promise.all, but waits for every start to settle first, so teardown finds all that started. */
+async function settled(starts: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(starts)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 beforeAll(async () => {
-  [db, cluster, bouncer, replay] = await Promise.all([createTestDatabase(), startRedisCluster({ masters: 3, replicasPerMaster: 0 }), startPgbouncer(), startReplayUpstream()]);
+  await settled([
+    createTestDatabase().then((d) => (db = d)),
+    startRedisCluster({ masters: 3, replicasPerMaster: 0 }).then((c) => (cluster = c)),
+    startPgbouncer().then((b) => (bouncer = b)),
+    startReplayUpstream().then((r) => (replay = r)),
+  ]);
   const database = { pooled: bouncer.urlFor(db.url), direct: db.url };
   const env = { ...clusterEnv(database, { clusterNodes: cluster.seeds }, replay.url, ['airbnb', 'booking']), NODE_ENV: 'test', LOG_LEVEL: 'info', WORKER_POLL_MS: '200' };
   operator = { DATABASE_URL: database.pooled, DATABASE_DIRECT_URL: database.direct };
@@ -38,9 +49,7 @@ beforeAll(async () => {
     apis.push(a!, b!);
     worker = w;
   });
-  // Both settle before a failure is thrown, so teardown finds every process that started.
-  const failed = (await Promise.allSettled([services, openAccount()])).find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  await settled([services, openAccount()]);
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
 }, 90_000);
 
