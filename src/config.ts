@@ -17,6 +17,7 @@ const Env = z.object({
   DATABASE_DIRECT_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   REDIS_CLUSTER_NODES: z.string().optional(),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   CURSOR_SECRET: z.string().min(16).optional(),
@@ -99,6 +100,8 @@ export interface Config {
   redisUrl: string | null;
   /** Seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES); the client discovers the rest. Exclusive with redisUrl. */
   redisClusterNodes: { host: string; port: number }[] | null;
+  /** How long a Redis command may take before the cache and limiter fall back (REDIS_COMMAND_TIMEOUT_MS). */
+  redisCommandTimeoutMs: number;
   dataDir: string;
   embeddedPgPort: number;
   cursorSecret: string;
@@ -202,6 +205,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseDirectUrl: e.DATABASE_DIRECT_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     redisClusterNodes: e.REDIS_CLUSTER_NODES === undefined ? null : parseClusterNodes(e.REDIS_CLUSTER_NODES),
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: e.DATA_DIR,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     cursorSecret: e.CURSOR_SECRET ?? DEV_CURSOR_SECRET,

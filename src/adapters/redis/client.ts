@@ -15,16 +15,22 @@ export interface RedisNode {
 
 /**
  * Options shared by a single node and by every node of a cluster: fail fast instead of queueing
- * (stack-notes 5, pitfall 18). With one retry and a 250 ms command timeout, a command errors
- * within milliseconds while Redis is down or paused, and the callers fall back (cache: miss;
- * limiter: in-process bucket).
+ * (stack-notes 5, pitfall 18). With one retry and a short command timeout (REDIS_COMMAND_TIMEOUT_MS,
+ * 250 ms by default), a command errors within milliseconds while Redis is down or paused, and the
+ * callers fall back (cache: miss; limiter: in-process bucket). A host so loaded that Redis often
+ * answers later than that falls back often too: raise the setting there.
  */
-const FAIL_FAST = { maxRetriesPerRequest: 1, commandTimeout: 250, connectTimeout: 2_000 } as const;
+export const DEFAULT_COMMAND_TIMEOUT_MS = 250;
+const failFast = (commandTimeoutMs: number) => ({ maxRetriesPerRequest: 1, commandTimeout: commandTimeoutMs, connectTimeout: 2_000 }) as const;
+
+export interface RedisOptions {
+  commandTimeoutMs?: number;
+}
 
 /** A single Redis node (REDIS_URL). */
-export async function connectRedis(url: string): Promise<Redis> {
+export async function connectRedis(url: string, options: RedisOptions = {}): Promise<Redis> {
   const redis = new Redis(url, {
-    ...FAIL_FAST,
+    ...failFast(options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS),
     enableOfflineQueue: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     lazyConnect: true,
@@ -48,7 +54,7 @@ export async function connectRedis(url: string): Promise<Redis> {
  * read from a replica may not have arrived there yet (a miss is a platform call); to spread the
  * cache's bytes, add masters.
  */
-export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<Cluster> {
+export async function connectRedisCluster(nodes: readonly RedisNode[], options: RedisOptions = {}): Promise<Cluster> {
   const cluster = new Cluster(
     nodes.map((n) => ({ host: n.host, port: n.port })),
     {
@@ -69,7 +75,7 @@ export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<
       lazyConnect: true,
       // Each slot-map refresh opens a short connection; CLIENT SETINFO on it is an error (counted
       // in INFO errorstats) on Redis before 7.2, so the cluster's connections do not send it.
-      redisOptions: { ...FAIL_FAST, disableClientInfo: true },
+      redisOptions: { ...failFast(options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS), disableClientInfo: true },
     },
   );
   cluster.on('error', () => {}); // reported by the commands that fail; reconnects on its own
@@ -86,11 +92,12 @@ export async function connectRedisCluster(nodes: readonly RedisNode[]): Promise<
  * A start that cannot reach it stops with `redis_unreachable` (a node that is not in cluster mode
  * answers a cluster client like no node at all).
  */
-export async function connectConfiguredRedis(config: { redisUrl: string | null; redisClusterNodes: readonly RedisNode[] | null }): Promise<RedisClient | undefined> {
+export async function connectConfiguredRedis(config: { redisUrl: string | null; redisClusterNodes: readonly RedisNode[] | null; redisCommandTimeoutMs?: number }): Promise<RedisClient | undefined> {
   const setting = config.redisClusterNodes ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
   try {
-    if (config.redisClusterNodes) return await connectRedisCluster(config.redisClusterNodes);
-    if (config.redisUrl) return await connectRedis(config.redisUrl);
+    const options = { commandTimeoutMs: config.redisCommandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS };
+    if (config.redisClusterNodes) return await connectRedisCluster(config.redisClusterNodes, options);
+    if (config.redisUrl) return await connectRedis(config.redisUrl, options);
     return undefined;
   } catch (err) {
     const hint = config.redisClusterNodes
