@@ -2,8 +2,8 @@
  * 6. Async jobs (live key, fake platforms declaring a 30 s call, so a price call answers 202 and
  * the in-process graphile-worker runs it), at a realistic rate and as a burst:
  *
- * - 202 answer: paced at 20 calls per second, against the enqueue transaction alone (the job row
- *   plus graphile_worker.add_job, `deps.jobs.enqueue`) at the same pace, in alternating rounds;
+ * - 202 answer: paced at 20 calls per second, against the enqueue transaction alone (the credit
+ *   hold, the job row and graphile_worker.add_job, `deps.jobs.enqueue`) at the same pace, in alternating rounds;
  *   then 100 calls at once. Goal p99 <= 20 ms.
  * - add-to-start (the job row's created_at to started_at, set when a worker begins it): for the
  *   paced jobs, against a PostgreSQL LISTEN/NOTIFY round trip on the same database (what the
@@ -81,6 +81,7 @@ export async function run(): Promise<Row[]> {
             estimatedSeconds: template!.estimatedSeconds,
             now,
             expiresAt: new Date(now.getTime() + 86_400_000),
+            hold: { credits: Math.max(1, template!.creditsCharged), ttlMs: 86_400_000 },
           });
           out.push(performance.now() - t0);
         }),
