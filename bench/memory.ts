@@ -6,7 +6,7 @@
  * BENCH_MEMORY_SEARCHES to change it); after each phase the server collects its garbage until the
  * heap stops shrinking and reports process.memoryUsage(). Leak check: between the second and the
  * third phase (the caches are bounded and full by then) RSS grows at most 5% and the heap at most 2%.
- *   npx tsx bench/memory.ts        (about 2 minutes at 100,000 on 2 cores; needs PostgreSQL)
+ *   npx tsx bench/memory.ts        (about 3 minutes at 100,000 on 2 busy cores; needs PostgreSQL)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
