@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batcher } from '../../src/adapters/postgres/jobs/batcher.js';
+import { Failed, batcher } from '../../src/adapters/postgres/jobs/batcher.js';
 
 /** A `run` that records each batch and answers when the test says so. */
 function recorder<I>() {
@@ -64,5 +64,11 @@ describe('the enqueue batcher (group commit)', () => {
     r.pending[0]!.reject(new Error('lock timeout'));
     r.answer(1);
     await expect(Promise.all(outs)).resolves.toEqual(['lock timeout', 'lock timeout', 'out:3']);
+  });
+
+  it('fails only the call whose output is a Failed', async () => {
+    const call = batcher(async (inputs: number[]) => inputs.map((x) => (x === 2 ? new Failed(new Error('bad row')) : `out:${x}`)), 50, 1);
+    const outs = [1, 2, 3].map((x) => call(x).catch((err: Error) => err.message));
+    await expect(Promise.all(outs)).resolves.toEqual(['out:1', 'bad row', 'out:3']);
   });
 });

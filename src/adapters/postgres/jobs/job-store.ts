@@ -5,7 +5,7 @@ import type { Db } from '../db.js';
 import { postEntry, type Tx } from '../billing/ledger.js';
 import { asyncJobs, creditHolds } from '../schema.js';
 import { TASKS, type TaskPayload } from '../../jobs/tasks.js';
-import { batcher } from './batcher.js';
+import { Failed, batcher } from './batcher.js';
 
 type Row = typeof asyncJobs.$inferSelect;
 const IN_FLIGHT = ['pending', 'running'];
@@ -35,6 +35,12 @@ type EnqueueOutcome = 'created' | 'duplicate' | 'unaffordable';
 /** Jobs per enqueue_jobs call, and such calls at once (each holds one connection of the pool). */
 const ENQUEUE_BATCH = 50;
 const ENQUEUE_BATCHES_IN_FLIGHT = 2;
+
+/** An integrity or data error (SQLSTATE classes 23 and 22): one row's fault, not the database's. */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code ?? '';
+  return code.startsWith('23') || code.startsWith('22');
+}
 
 /** One job as enqueue_jobs reads it. */
 function enqueueArgument(job: NewJob) {
@@ -68,11 +74,24 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
   // Jobs accepted in the same moment (a burst of 202s) are written together, in one round trip
   // and one transaction per batch: enqueue_jobs (drizzle/0016) takes each job's hold, writes its
   // row unless the same call is in flight, and queues it, in order. A lone job waits for nothing.
-  const enqueueBatched = batcher(async (jobs: NewJob[]) => {
+  const enqueueAll = async (jobs: NewJob[]): Promise<EnqueueOutcome[]> => {
     const { rows } = await db.execute<{ outcome: EnqueueOutcome }>(
       sql`select outcome from enqueue_jobs(${JSON.stringify(jobs.map(enqueueArgument))}::jsonb, ${TASKS.runOperation}, ${maxAttempts}::int, ${accountConcurrency}::int)`,
     );
     return rows.map((r) => r.outcome);
+  };
+  // A batch is one transaction: when one of its jobs' data fails it (say its account was deleted
+  // meanwhile), each job is tried alone, so only the job that fails alone gets the error. Any other
+  // failure (a lock timeout, the database gone) is every job's, and is not tried again here.
+  const enqueueBatched = batcher(async (jobs: NewJob[]) => {
+    try {
+      return await enqueueAll(jobs);
+    } catch (err) {
+      if (jobs.length === 1 || !isDataError(err)) throw err;
+      const alone: (EnqueueOutcome | Failed)[] = [];
+      for (const job of jobs) alone.push(await enqueueAll([job]).then((outs) => outs[0]!, (e: unknown) => new Failed(e)));
+      return alone;
+    }
   }, ENQUEUE_BATCH, ENQUEUE_BATCHES_IN_FLIGHT);
   return {
     async enqueue(job: NewJob) {
