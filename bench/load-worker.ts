@@ -3,6 +3,7 @@
  * own work does not share the event loop of the service under test. One job per worker:
  *
  * - `throughput`: autocannon, closed loop, N connections for a duration; requests per second.
+ *   With `spread`, N connections to each of several targets at once (bench/scale-out.ts).
  * - `paced`: an open loop at a fixed rate (a request every 1000/rate ms whether or not earlier
  *   ones answered), each request timed with performance.now() (autocannon's histogram keeps whole
  *   milliseconds only, too coarse for millisecond goals).
@@ -21,7 +22,7 @@ export interface LoadTarget {
 }
 
 export type LoadJob =
-  | ({ kind: 'throughput'; connections: number; durationMs: number; amount?: number } & LoadTarget)
+  | ({ kind: 'throughput'; connections: number; durationMs: number; amount?: number; spread?: LoadTarget[] } & LoadTarget)
   | ({ kind: 'paced'; rate: number; count: number; bodies?: boolean } & LoadTarget)
   | ({ kind: 'sequential'; count: number; bodies?: boolean } & LoadTarget);
 
@@ -37,7 +38,21 @@ export interface LoadResult {
   bodies?: string[];
 }
 
-async function throughput(job: Extract<LoadJob, { kind: 'throughput' }>): Promise<LoadResult> {
+type ThroughputJob = Extract<LoadJob, { kind: 'throughput' }>;
+
+/**
+ * With `spread`, one autocannon instance per target (e.g. a process, or a key of its own), each
+ * with `connections` connections, all at once in this one generator; their counts are summed.
+ */
+async function throughput(job: ThroughputJob): Promise<LoadResult> {
+  if (!job.spread) return oneTarget(job);
+  const results = await Promise.all(job.spread.map((target) => oneTarget({ ...job, ...target, spread: undefined })));
+  const statuses: Record<string, number> = {};
+  for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  return { rps: results.reduce((n, r) => n + r.rps, 0), requests: results.reduce((n, r) => n + r.requests, 0), latencies: [], statuses };
+}
+
+async function oneTarget(job: ThroughputJob): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const { default: autocannon } = await import('autocannon'); // only here: paced jobs start lighter
   const instance = autocannon({

@@ -6,13 +6,14 @@
  *   npm run bench                     all scenarios (about 4 to 5 minutes on 2 cores)
  *   npm run bench -- fan-out jobs     only these
  *
- * Needs PostgreSQL on 127.0.0.1:5432 (or TEST_DATABASE_URL) and Redis on 6379 (or REDIS_URL).
+ * Needs PostgreSQL on 127.0.0.1:5432 (or TEST_DATABASE_URL) and Redis on 6379 (or REDIS_URL);
+ * scale-out starts its own Redis Cluster and pgbouncer (redis-server, redis-cli, pgbouncer on the PATH).
  */
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { formatTable, parseRows, pct, type Row } from './support.js';
 
-const SCENARIOS = ['rest-throughput', 'cpu-per-search', 'ledger', 'overhead', 'faces-throughput', 'memory', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries', 'fair-share'];
+const SCENARIOS = ['rest-throughput', 'cpu-per-search', 'ledger', 'overhead', 'faces-throughput', 'memory', 'fan-out', 'rate-limit', 'jobs', 'embedded-start', 'retries', 'fair-share', 'scale-out'];
 
 function runScenario(name: string): Promise<{ rows: Row[] | null; error: string | null; seconds: number }> {
   const started = performance.now();

@@ -14,7 +14,9 @@ const Env = z.object({
   CONSOLE_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   CONSOLE_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  REDIS_CLUSTER_NODES: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   CURSOR_SECRET: z.string().min(16).optional(),
@@ -89,7 +91,14 @@ export interface Config {
   /** Console procedure calls per session and per account per minute (issue 23: its reads are heavy). */
   consoleLimits: { perSession: number; perAccount: number };
   databaseUrl: string | null;
+  /**
+   * Set when DATABASE_URL is a pooler in transaction mode (pgbouncer): what needs a session
+   * (migrations' lock, LISTEN, the job runner) connects here, straight to PostgreSQL.
+   */
+  databaseDirectUrl: string | null;
   redisUrl: string | null;
+  /** Seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES); the client discovers the rest. Exclusive with redisUrl. */
+  redisClusterNodes: { host: string; port: number }[] | null;
   dataDir: string;
   embeddedPgPort: number;
   cursorSecret: string;
@@ -171,7 +180,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) throw new Error('Invalid setting DATABASE_DIRECT_URL: only with DATABASE_URL (the pooled URL it complements)');
   if (production && e.WEBHOOK_ALLOW_LOOPBACK === 'true') throw new Error('Invalid setting WEBHOOK_ALLOW_LOOPBACK: refused when NODE_ENV=production');
+  if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) throw new Error('Invalid setting REDIS_CLUSTER_NODES: set REDIS_URL (one node) or REDIS_CLUSTER_NODES (a cluster), not both');
   if (e.PUBLIC_URL) {
     const url = new URL(e.PUBLIC_URL);
     // OAuth issuers must be https (RFC 8414); only a local address may use http.
@@ -188,7 +199,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     consoleLimits: { perSession: e.CONSOLE_PER_SESSION_PER_MINUTE, perAccount: e.CONSOLE_PER_ACCOUNT_PER_MINUTE },
     mcpAllowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: e.DATABASE_URL ?? null,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES === undefined ? null : parseClusterNodes(e.REDIS_CLUSTER_NODES),
     dataDir: e.DATA_DIR,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     cursorSecret: e.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
@@ -226,6 +239,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** `host:port,host:port,...` (an IPv6 host in brackets: `[::1]:7000`). */
+function parseClusterNodes(value: string): { host: string; port: number }[] {
+  const entries = value.split(',').map((n) => n.trim()).filter(Boolean);
+  if (entries.length === 0) throw new Error('Invalid setting REDIS_CLUSTER_NODES: name at least one node as host:port');
+  return entries.map((entry) => {
+    const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s\[\]]+)):(\d{1,5})$/.exec(entry);
+    const port = Number(m?.[3]);
+    if (!m || port < 1 || port > 65535) throw new Error(`Invalid setting REDIS_CLUSTER_NODES: "${entry}" is not host:port`);
+    return { host: (m[1] ?? m[2])!, port };
+  });
+}
+
 function parseProxyList(value: string): string[] {
   const entries = value.split(',').map((p) => p.trim()).filter(Boolean);
   for (const entry of entries) {
@@ -259,6 +284,9 @@ export function localOrigin(host: string, port: number): string {
 export function atListeningPort(config: Config, port: number): Config {
   return { ...config, port, publicUrl: config.publicUrlFromEnv ? config.publicUrl : localOrigin(config.host, port) };
 }
+
+/** The URL for what needs a session of its own: DATABASE_DIRECT_URL when set, else `databaseUrl`. */
+export const sessionDatabaseUrl = (config: Pick<Config, 'databaseDirectUrl'>, databaseUrl: string): string => config.databaseDirectUrl ?? databaseUrl;
 
 /** A Config for tests: every field explicit, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {

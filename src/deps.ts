@@ -1,7 +1,6 @@
 import { DEPRECATIONS, type Deprecation } from './domain/lifecycle/deprecations.js';
 import { pino, type Logger } from 'pino';
-import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { sessionDatabaseUrl, type Config } from './config.js';
 import type { AdapterSet } from './domain/ports/platform.js';
 import type { Clock } from './domain/ports/system.js';
 import type { Cache } from './domain/ports/caching.js';
@@ -33,6 +32,7 @@ import { createLatencyTracker, type LatencyTracker } from './adapters/system/lat
 import { createPgJobStore } from './adapters/postgres/jobs/job-store.js';
 import { createIds } from './adapters/system/ids.js';
 import { createRedisCache } from './adapters/redis/cache.js';
+import type { RedisClient } from './adapters/redis/client.js';
 import { createRedisRateLimiter } from './adapters/redis/rate-limiter.js';
 import type { CallbackTargets, WebhookStore } from './domain/ports/webhooks.js';
 import type { IdempotencyStore } from './domain/ports/retries.js';
@@ -106,8 +106,8 @@ export interface DepsOverrides {
   limiter?: RateLimiter;
   log?: Logger;
   clientMetadata?: ClientMetadataFetcher;
-  /** A connected Redis: cache and rate limits are then shared by every process. */
-  redis?: Redis;
+  /** A connected Redis node or Redis Cluster: cache and rate limits are then shared by every process. */
+  redis?: RedisClient;
   /** DNS for callback URLs (tests play a host that changes its address). */
   resolveHost?: ResolveHost;
   /** A deprecation table in place of the shipped one (tests exercise the machinery on their own entries). */
@@ -117,8 +117,10 @@ export interface DepsOverrides {
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
 export function createDeps(config: Config, databaseUrl: string, overrides: DepsOverrides = {}): Deps {
   const log = overrides.log ?? pino({ level: config.logLevel });
-  const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'));
-  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'));
+  // DATABASE_DIRECT_URL set: databaseUrl is a pooler in transaction mode (no session state there).
+  const pooled = config.databaseDirectUrl !== null;
+  const database: Database = connect(databaseUrl, 10, (err) => log.warn({ err: String(err) }, 'database connection lost; the pool replaces it'), pooled);
+  const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'), pooled);
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
   const ledger = createPgLedger(database.db);
@@ -127,7 +129,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
   const keys = cachedKeyStore(createPgKeyStore(database.db), clock);
   const admin = createAdmin(database.db, ledger, ids);
-  const jobEvents = createPgJobEvents(databaseUrl, log, database.pool);
+  // LISTEN needs a session: straight to PostgreSQL; the NOTIFYs go through the pool.
+  const jobEvents = createPgJobEvents(sessionDatabaseUrl(config, databaseUrl), log, database.pool);
   const revokeKey = admin.revokeKey;
   admin.revokeKey = async (keyIdOrKey) => {
     const revoked = await revokeKey(keyIdOrKey);

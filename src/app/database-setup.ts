@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import { sessionDatabaseUrl, type Config } from '../config.js';
 import { OperatorError } from '../domain/errors.js';
 import { databaseAnswers, runMigrations as runSchemaMigrations } from '../adapters/postgres/db.js';
 import { migrateQueue } from '../adapters/jobs/runner.js';
@@ -13,18 +13,24 @@ const MIGRATION_LOCK = 7_311_942;
 /**
  * Our tables (drizzle/) and the job queue's schema, both idempotent. N API processes and M
  * workers starting together take turns on an advisory lock, so one applies and the rest find
- * nothing to do (drizzle's migrator has no lock of its own).
+ * nothing to do (drizzle's migrator has no lock of its own). The lock is the transaction's, held
+ * by a transaction left open while the migrations run on connections of their own: its commit
+ * releases it on whichever server connection a pooler gave it. A session lock (pg_advisory_lock)
+ * outlived the client behind pgbouncer in transaction mode, on a server connection back in the
+ * pool, and the next process to migrate waited for it forever (issue 28: the CLI's hang).
  */
 export async function runMigrations(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await runSchemaMigrations(url);
     await migrateQueue(url);
+    await client.query('commit');
   } finally {
-    await client.end().catch(() => undefined); // ending the session releases the lock
+    await client.end().catch(() => undefined); // a transaction still open is rolled back, its lock released
   }
 }
 
@@ -48,8 +54,10 @@ const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${
  */
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    await runMigrations(config.databaseUrl).catch((err: unknown) => {
-      throw new OperatorError('database_unreachable', `DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`, 'check that the database answers and the URL names an existing database and user');
+    const sessionUrl = sessionDatabaseUrl(config, config.databaseUrl);
+    const setting = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+    await runMigrations(sessionUrl).catch((err: unknown) => {
+      throw new OperatorError('database_unreachable', `${setting}: ${err instanceof Error ? err.message : String(err)}`, 'check that the database answers and the URL names an existing database and user');
     });
     return { url: config.databaseUrl, embedded: false, created: false, stop: async () => {} };
   }

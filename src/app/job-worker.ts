@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { sessionDatabaseUrl } from '../config.js';
 import { startJobRunner, type JobRunner } from '../adapters/jobs/runner.js';
 import { abandonJobs, executeJob } from '../router/jobs/job-executor.js';
 import { runWebhookDelivery } from '../router/webhooks/webhook-delivery.js';
@@ -7,7 +8,8 @@ import { runWebhookDelivery } from '../router/webhooks/webhook-delivery.js';
 export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner> {
   const { worker } = deps.config;
   return startJobRunner({
-    connectionString: databaseUrl,
+    // graphile-worker's runner LISTENs and uses prepared statements: a session of its own.
+    connectionString: sessionDatabaseUrl(deps.config, databaseUrl),
     concurrency: worker.concurrency,
     pollIntervalMs: worker.pollIntervalMs,
     heartbeatMs: worker.heartbeatMs,

@@ -7,7 +7,7 @@ import { openDatabase } from './database-setup.js';
 import { createDeps, type Deps } from '../deps.js';
 import { createRequestHandler } from './server.js';
 import { createMetricsServer } from '../facades/metrics.js';
-import { connectRedis } from '../adapters/redis/client.js';
+import { connectConfiguredRedis } from '../adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
 import { closeHttpServer } from './shutdown.js';
 import { startProcess } from './process-start.js';
@@ -49,7 +49,7 @@ startProcess(async ({ config: env, log, events, opened }) => {
   const database = await openDatabase(env);
   opened('database', () => database.stop());
   events.info(database.where ? { event: 'database', kind: 'embedded', dir: database.where.dir, port: database.where.port, startedHere: database.where.startedHere, ...(database.where.adopted ? { adopted: true } : {}) } : { event: 'database', kind: 'external' }, 'database ready, migrations applied');
-  const redis = env.redisUrl ? await connectRedis(env.redisUrl) : undefined;
+  const redis = await connectConfiguredRedis(env);
   // Bound first, so that with PORT=0 the default public URL (the OAuth issuer and the MCP resource)
   // is the address printed below. Nothing awaits between building the deps and attaching the handler.
   const server = createServer();
@@ -60,7 +60,8 @@ startProcess(async ({ config: env, log, events, opened }) => {
   let started = false;
   server.on('request', createRequestHandler(deps, { started: () => started }));
   opened('stores', () => deps.close());
-  events.info({ event: 'stores', cacheAndLimits: redis ? 'redis' : 'in-process' }, redis ? 'cache and rate limits in Redis, shared by every process' : 'cache and rate limits in-process (set REDIS_URL to share them)');
+  const stores = env.redisClusterNodes ? 'redis-cluster' : redis ? 'redis' : 'in-process';
+  events.info({ event: 'stores', cacheAndLimits: stores }, redis ? `cache and rate limits in ${stores === 'redis-cluster' ? 'a Redis Cluster' : 'Redis'}, shared by every process` : 'cache and rate limits in-process (set REDIS_URL or REDIS_CLUSTER_NODES to share them)');
   const demo = database.embedded ? await createDemoAccount(deps, config.dataDir) : null;
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
   if (runner) opened('job worker', () => runner.stop());

@@ -1,6 +1,6 @@
 import { openDatabase } from './database-setup.js';
 import { createDeps } from '../deps.js';
-import { connectRedis } from '../adapters/redis/client.js';
+import { connectConfiguredRedis } from '../adapters/redis/client.js';
 import { startWorker } from './job-worker.js';
 import { startProcess } from './process-start.js';
 
@@ -8,7 +8,7 @@ import { startProcess } from './process-start.js';
 startProcess(async ({ config, log, events, opened }) => {
   const database = await openDatabase(config);
   opened('database', () => database.stop());
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = await connectConfiguredRedis(config);
   const deps = createDeps(config, database.url, { log, ...(redis ? { redis } : {}) });
   opened('stores', () => deps.close());
   const runner = await startWorker(deps, database.url);

@@ -124,6 +124,7 @@ export const OPERATOR_ERROR_EXIT = {
   embedded_permission_denied: 1,
   embedded_start_failed: 1,
   database_unreachable: 1,
+  redis_unreachable: 1,
   internal_error: 1,
 } as const;
 
@@ -159,6 +160,10 @@ export function asOperatorError(err: unknown): OperatorError {
     // Every refusal says what to change (README, "Starting, stopping, health"): the setting it names.
     const setting = /^Invalid setting ([A-Z0-9_.]+)/.exec(message)?.[1] ?? 'the setting named';
     return new OperatorError('invalid_setting', message, `set ${setting} in the environment or in .env (README, "Configuration", lists every setting and its default)`);
+  }
+  if (message.includes('unsupported startup parameter')) {
+    // pgbouncer refusing the server settings our pools send at connect: it is a transaction pool.
+    return new OperatorError('invalid_setting', `DATABASE_URL: the server refused this process's start-up settings (${message}): a connection pooler such as pgbouncer`, 'set DATABASE_DIRECT_URL to PostgreSQL itself; DATABASE_URL is then used as a transaction pool (README, Production, "Behind pgbouncer")');
   }
   return new OperatorError('internal_error', message || 'unknown failure');
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { clusterEnv, startRedis, startReplayUpstream, startService, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
+import { clusterEnv, startRedis, startReplayUpstream, startServices, type RedisProcess, type ServiceProcess } from '../support/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /**
@@ -26,8 +26,8 @@ beforeAll(async () => {
     ASYNC_THRESHOLD_MS: '1000',
     WORKER_POLL_MS: '200',
   };
-  apis.push(...(await Promise.all([startService('api', env), startService('api', env)])));
-  workers.push(...(await Promise.all([startService('worker', env), startService('worker', env)])));
+  apis.push(...(await startServices(['api', 'api'], env)));
+  workers.push(...(await startServices(['worker', 'worker'], env)));
   admin = createDeps(testConfig(), db.url);
 }, 240_000);
 

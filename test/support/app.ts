@@ -26,9 +26,11 @@ export interface TestApp {
 }
 
 /** The whole service over real HTTP on a free port, on a fresh real database. */
-export async function startTestApp(overrides: DepsOverrides & { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: DepsOverrides & { config?: Partial<Config>; worker?: boolean; viaPooler?: (directUrl: string) => string } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
-  const { config: configOverrides, worker, ...depsOverrides } = overrides;
+  const { config: configOverrides, worker, viaPooler, ...depsOverrides } = overrides;
   // The public URL must be the real address: OAuth metadata and MCP discovery hand it to clients.
   const port = await freePort();
   // Every test request comes from 127.0.0.1: the per-address bucket for keyless calls is widened.
@@ -36,10 +38,12 @@ export async function startTestApp(overrides: DepsOverrides & { config?: Partial
     publicUrl: `http://127.0.0.1:${port}`,
     anonymousPerMinute: 100_000,
     metrics: { port: null, token: TEST_METRICS_TOKEN },
+    // Through a pooler (pgbouncer), what needs a session goes straight to the database, as DATABASE_DIRECT_URL says.
+    ...(viaPooler ? { databaseDirectUrl: db.url } : {}),
     ...configOverrides,
     worker: { concurrency: 4, pollIntervalMs: 200, heartbeatMs: 500, staleAfterMs: 2_000, maxAttempts: 3, ...configOverrides?.worker },
   });
-  const deps = createDeps(config, db.url, depsOverrides);
+  const deps = createDeps(config, viaPooler ? viaPooler(db.url) : db.url, depsOverrides);
   const server = createHttpServer(deps, { oauthRateLimit: false });
   const runner = worker ? await startWorker(deps, db.url) : null;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

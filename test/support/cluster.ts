@@ -46,7 +46,10 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  await waitForLine(proc, kind === 'api' ? /listening on/ : /Job worker running/, 60_000, () => out);
+  await waitForLine(proc, kind === 'api' ? /listening on/ : /Job worker running/, 60_000, () => out).catch((err: unknown) => {
+    proc.kill('SIGKILL'); // a process that did not start in time outlives no caller
+    throw err;
+  });
   return {
     proc,
     url: `http://127.0.0.1:${port}`,
@@ -58,6 +61,16 @@ export async function startService(kind: 'api' | 'worker', env: Record<string, s
       await exited;
     },
   };
+}
+
+/** Starts these processes at once; if any fails to start, stops the others before rethrowing. */
+export async function startServices(kinds: ('api' | 'worker')[], env: Record<string, string>): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(kinds.map((kind) => startService(kind, env)));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  if (!failed) return running;
+  await Promise.all(running.map((p) => p.kill()));
+  throw failed.reason;
 }
 
 export interface RedisProcess {
@@ -102,10 +115,24 @@ export async function startReplayUpstream(faults: Partial<Faults> = {}): Promise
   };
 }
 
+/** One Redis (its URL) or a Redis Cluster (its seed nodes, the value of REDIS_CLUSTER_NODES). */
+export type SharedRedis = string | { clusterNodes: string };
+/** PostgreSQL straight, or through a transaction pooler with the direct URL for sessions. */
+export type SharedDatabase = string | { pooled: string; direct: string };
+
 /** Environment of a service process sharing one database and Redis, its live platforms on the replay upstream. */
-export function clusterEnv(databaseUrl: string, redisUrl: string, upstream: string, platforms: string[]): Record<string, string> {
-  const env: Record<string, string> = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, RUN_WORKER: 'false', LIVE_PLATFORMS: platforms.join(','), UPSTREAM_RETRIES: '0' };
+export function clusterEnv(database: SharedDatabase, redis: SharedRedis, upstream: string, platforms: string[]): Record<string, string> {
+  const env: Record<string, string> = { RUN_WORKER: 'false', LIVE_PLATFORMS: platforms.join(','), UPSTREAM_RETRIES: '0' };
+  if (typeof database === 'string') env.DATABASE_URL = database;
+  else Object.assign(env, { DATABASE_URL: database.pooled, DATABASE_DIRECT_URL: database.direct });
+  if (typeof redis === 'string') env.REDIS_URL = redis;
+  else env.REDIS_CLUSTER_NODES = redis.clusterNodes;
   for (const p of platforms) env[`${p.toUpperCase()}_BASE_URL`] = `${upstream}/${p}`;
   if (platforms.includes('google')) env.GOOGLE_API_KEY = 'replay-key';
   return env;
+}
+
+/** Log lines at error level or above (pino: 50 and 60) in a process's output. */
+export function errorLines(output: string): string[] {
+  return output.split('\n').filter((line) => /"level":(50|60)\b/.test(line));
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadEnvFile, parseConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, loadEnvFile, parseConfig, sessionDatabaseUrl } from '../../src/config.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'ads-env-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -29,11 +29,33 @@ describe('.env and .env.example', () => {
     delete process.env.ADS_ENV_TEST_B;
   });
 
+  it('DATABASE_DIRECT_URL is for what needs a session, only beside the DATABASE_URL it complements', () => {
+    const both = parseConfig({ DATABASE_URL: 'postgres://u@pgbouncer:6432/ads', DATABASE_DIRECT_URL: 'postgres://u@db:5432/ads' });
+    expect(sessionDatabaseUrl(both, both.databaseUrl!)).toBe('postgres://u@db:5432/ads');
+    const one = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/ads' });
+    expect(one.databaseDirectUrl).toBeNull();
+    expect(sessionDatabaseUrl(one, one.databaseUrl!)).toBe('postgres://u@db:5432/ads');
+    expect(() => parseConfig({ DATABASE_DIRECT_URL: 'postgres://u@db:5432/ads' })).toThrow(/^Invalid setting DATABASE_DIRECT_URL/);
+  });
+
   it('TRUSTED_PROXIES takes addresses and CIDR ranges, and names itself when wrong', () => {
     expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
     expect(parseConfig({}).trustedProxies).toEqual([]);
     for (const bad of ['proxy.local', '10.0.0.0/33', '10.0.0.1/8/2', '::1/129']) {
       expect(() => parseConfig({ TRUSTED_PROXIES: bad })).toThrow(/^Invalid setting TRUSTED_PROXIES/);
     }
+  });
+
+  it('REDIS_CLUSTER_NODES takes host:port seeds, refuses anything else, and excludes REDIS_URL', () => {
+    expect(parseConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(parseConfig({}).redisClusterNodes).toBeNull();
+    for (const bad of ['', 'redis-a', 'redis-a:0', 'redis-a:70000', 'redis://redis-a:7000', '10.0.0.1:7000,nope']) {
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: bad })).toThrow(/^Invalid setting REDIS_CLUSTER_NODES/);
+    }
+    expect(() => parseConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).toThrow(/^Invalid setting REDIS_CLUSTER_NODES: set REDIS_URL .* not both/);
   });
 });

@@ -21,7 +21,7 @@ const MIGRATIONS = fileURLToPath(new URL('../../../drizzle', import.meta.url));
  * which the billing-under-faults suite reproduced. Here a dropped connection is an error on the
  * query that used it, and the pool logs and replaces it.
  */
-export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}): Database {
+export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}, pooled = false): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -35,7 +35,10 @@ export function connect(url: string, max = 10, onError: (err: Error) => void = (
     // A transaction left open by a frozen process (SIGSTOP, a stalled VM) is ended by the server
     // after IDLE_IN_TRANSACTION, so it cannot hold an account's row, and every billed call of
     // that account, for minutes (issue 23).
-    options: `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+    // Behind a pooler in transaction mode (`pooled`) there is no session to set them on, and
+    // pgbouncer refuses the `options` start-up parameter: the pooler sets them on its server
+    // connections instead (README, "Behind pgbouncer": connect_query).
+    ...(pooled ? {} : { options: SESSION_OPTIONS }),
   });
   // pool.end() resolves before the server has seen every connection go: once we close, a
   // connection ended by the server is one we let go, not one lost.
@@ -59,6 +62,8 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export const LOCK_TIMEOUT_MS = 5_000;
 export const CONNECTION_CHECK_MS = 1_000;
 export const IDLE_IN_TRANSACTION_MS = 10_000;
+/** The server settings above as start-up options (and, with pgbouncer, its connect_query). */
+export const SESSION_OPTIONS = `-c lock_timeout=${LOCK_TIMEOUT_MS} -c client_connection_check_interval=${CONNECTION_CHECK_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`;
 
 /** Applies the SQL migrations in drizzle/ (idempotent), on a connection of its own. */
 export async function runMigrations(url: string): Promise<void> {

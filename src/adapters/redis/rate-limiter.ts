@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './client.js';
 import type { RateDecision, RateLimiter } from '../../domain/ports/rate-limits.js';
 import type { OutageLog } from '../system/outage-log.js';
 
@@ -6,6 +6,11 @@ import type { OutageLog } from '../system/outage-log.js';
  * Token bucket in one atomic script on Redis time (spec 8.1), so every API process shares exact
  * limits. Same integer arithmetic as the in-process twin: tokens counted in 1/60000ths, refilled by `capacity` units per ms.
  * Returns { allowed, remaining (floored), resetAtMs, retryAfterMs }.
+ *
+ * The script touches one key, KEYS[1], so it runs on a Redis Cluster as on one node. Bucket names
+ * of an account carry its id as a hash tag (`{acct:<id>}`, domain/accounts/rate-buckets.ts): all
+ * of one account's buckets share a slot, so a script that takes from several of them at once
+ * stays legal on a cluster, while accounts spread over every master.
  */
 const TAKE_TOKEN = `
 local capacity = tonumber(ARGV[1])
@@ -27,9 +32,9 @@ if allowed == 0 then retry = math.ceil((60000 - units) / capacity) end
 return { allowed, math.floor(units / 60000), now + full_in, retry }
 `;
 
-type WithTakeToken = Redis & { takeToken(key: string, capacity: number): Promise<number[]> };
+type WithTakeToken = RedisClient & { takeToken(key: string, capacity: number): Promise<number[]> };
 
-export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter, outage: OutageLog): RateLimiter {
+export function createRedisRateLimiter(redis: RedisClient, fallback: RateLimiter, outage: OutageLog): RateLimiter {
   // defineCommand sends EVALSHA and reloads the script on NOSCRIPT by itself.
   if (!('takeToken' in redis)) redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   const client = redis as WithTakeToken;

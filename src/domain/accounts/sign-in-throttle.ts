@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RateLimiter } from '../ports/rate-limits.js';
+import { signInAddressBucket, signInEmailBucket } from './rate-buckets.js';
 
 /**
  * Password sign-in throttle, shared by every page that takes a password (the OAuth sign-in today,
@@ -27,8 +28,8 @@ export function createSignInThrottle(limiter: RateLimiter, limits: SignInLimits)
   return {
     async admit(email, clientAddress) {
       const [account, address] = await Promise.all([
-        limiter.take(`signin:account:${emailKey(email)}`, limits.perAccount),
-        limiter.take(`signin:address:${clientAddress}`, limits.perAddress),
+        limiter.take(signInEmailBucket(emailKey(email)), limits.perAccount),
+        limiter.take(signInAddressBucket(clientAddress), limits.perAddress),
       ]);
       if (account.allowed && address.allowed) return { allowed: true };
       const waitMs = Math.max(account.allowed ? 0 : account.retryAfterMs, address.allowed ? 0 : address.retryAfterMs);

@@ -10,6 +10,7 @@ import { routeTable, type RouteMatch } from './routes.js';
 import { clientSignal } from '../../router/client-gone.js';
 import { rateLimitHeaders } from '../../router/middleware/rate-limit.js';
 import { clientAddress } from '../client-address.js';
+import { addressBucket } from '../../domain/accounts/rate-buckets.js';
 import { createOpenApiCore } from './openapi-core.js';
 
 type RestRequest = IncomingMessage & { query?: Record<string, string[]>; body?: unknown };
@@ -53,7 +54,7 @@ const CLIENT_CLOSED = 499;
 
 /** Answers given before the pipeline still count against the caller's address bucket (spec 8.1). */
 export async function addressRateHeaders(deps: Deps, req: IncomingMessage): Promise<Record<string, string>> {
-  const decision = await deps.limiter.take(`anon:${clientAddress(deps.config, req)}`, deps.config.anonymousPerMinute);
+  const decision = await deps.limiter.take(addressBucket(clientAddress(deps.config, req)), deps.config.anonymousPerMinute);
   return rateLimitHeaders(decision, deps.clock.now().getTime(), 'address');
 }
 

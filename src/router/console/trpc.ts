@@ -5,6 +5,7 @@ import { ServiceError } from '../../domain/errors.js';
 import { mapErrors } from '../middleware/errors.js';
 import { t } from '../trpc.js';
 import { refuseControlCharacters } from '../control-characters.js';
+import { consoleAccountBucket, consoleSessionBucket } from '../../domain/accounts/rate-buckets.js';
 
 /**
  * What the console face (/console/trpc) adds to a call's context: the session its cookie names
@@ -26,7 +27,7 @@ export interface ConsoleCall {
 async function consoleRateLimit(deps: Deps, session: ConsoleSession): Promise<void> {
   const { perSession, perAccount } = deps.config.consoleLimits;
   const sessionId = createHash('sha256').update(session.csrf).digest('base64url').slice(0, 22);
-  for (const [bucket, capacity] of [[`console:session:${sessionId}`, perSession], [`console:account:${session.accountId}`, perAccount]] as const) {
+  for (const [bucket, capacity] of [[consoleSessionBucket(session.accountId, sessionId), perSession], [consoleAccountBucket(session.accountId), perAccount]] as const) {
     const decision = await deps.limiter.take(bucket, capacity);
     if (!decision.allowed) {
       const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));

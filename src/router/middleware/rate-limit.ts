@@ -3,6 +3,7 @@ import { requestsPerMinute } from '../../domain/accounts/plans.js';
 import type { RateDecision } from '../../domain/ports/rate-limits.js';
 import type { Context } from '../context.js';
 import type { Principal } from '../../domain/ports/accounts.js';
+import { keyBucket, mcpBucket } from '../../domain/accounts/rate-buckets.js';
 
 /**
  * The named policies of the IETF RateLimit fields, one per kind of bucket (spec 5.6, 8.1): a
@@ -46,5 +47,5 @@ export async function enforceRateLimit(ctx: Context, bucket: string, perMinute: 
 export async function rateLimit(ctx: Context, p: Principal): Promise<void> {
   if (ctx.transport === 'worker') return; // the call was counted when it was accepted
   const mcp = ctx.transport === 'mcp';
-  await enforceRateLimit(ctx, mcp ? `mcp:${p.accountId}` : `key:${p.keyId}`, requestsPerMinute(p.plan, p.env, p.rateLimitOverride), mcp ? 'user' : 'key');
+  await enforceRateLimit(ctx, mcp ? mcpBucket(p.accountId) : keyBucket(p.accountId, p.keyId), requestsPerMinute(p.plan, p.env, p.rateLimitOverride), mcp ? 'user' : 'key');
 }
