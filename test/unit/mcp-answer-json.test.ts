@@ -46,6 +46,17 @@ describe('MCP answers from memoized pages', () => {
     expect(answerJson(twice)).toBe(JSON.stringify(twice));
   });
 
+  it('are JSON.stringify of the answer when the envelope was copied with other keys, or a value is undefined', () => {
+    const envelope = memoizedEnvelope('copied', [{ a: 'x' }], { requestId: 'req_2' });
+    const text = resultText('line', envelope, () => envelopeJson(envelope)!);
+    const reordered = { ...sdkMessage(envelope, text, 3), result: { content: [{ type: 'text', text }], structuredContent: { meta: envelope.meta, data: envelope.data } } };
+    const extra = { ...sdkMessage(envelope, text, 4), result: { content: [{ type: 'text', text }], structuredContent: { ...envelope, more: 1 }, isError: undefined } };
+    for (const message of [reordered, extra]) {
+      expect(Array.isArray(answerBody(message))).toBe(true);
+      expect(answerJson(message)).toBe(JSON.stringify(message));
+    }
+  });
+
   it('are plain JSON.stringify without a memoized page', () => {
     const message = { result: { content: [{ type: 'text', text: 'x' }], structuredContent: { data: [{ a: 1 }], meta: {} } }, jsonrpc: '2.0', id: 1 };
     expect(answerBody(message)).toBe(JSON.stringify(message));

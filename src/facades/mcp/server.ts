@@ -11,6 +11,7 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { syncAnswerOf } from '../../router/retries/prefer-wait.js';
 import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';
+import { proceduresOf } from '../../router/trpc-internals.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
@@ -22,7 +23,8 @@ import { envelopeJson } from '../envelope-json.js';
 import { resultText } from './answer-json.js';
 import { JsonAnswerTransport, plainToolCall } from './json-answer-transport.js';
 
-type ProcedureCaller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
+/** The procedures, called directly as the other faces do (createCaller builds a proxy per call). */
+const PROCEDURES = proceduresOf(appRouter);
 
 /**
  * The text a model reads. Many clients hand the model only `content`, so it carries the whole
@@ -90,8 +92,7 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
   };
   let result: { data: unknown; meta: Record<string, unknown> };
   try {
-    const caller = appRouter.createCaller(ctx) as unknown as ProcedureCaller;
-    result = await caller[tool.procedure]!(args ?? {});
+    result = (await PROCEDURES.get(tool.procedure)!.call(ctx, args ?? {})) as typeof result;
   } catch (err) {
     await progress?.flushed();
     if (!asTask) return toolError(deps, ctx.requestId, err);
