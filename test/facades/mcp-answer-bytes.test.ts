@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMcpHttp } from '../../src/facades/mcp/http.js';
@@ -166,5 +167,13 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       const answer = await both(body, headers);
       expect(answer.viaSdk, `${JSON.stringify(body)} ${JSON.stringify(headers)}`).toBe(path === 'sdk' ? 1 : 0);
     }
+  });
+
+  it('reach the shared server through its request dispatch, which the pinned SDK has', async () => {
+    // json-answer-transport.ts calls the SDK Protocol's _onrequest: an SDK without it would still
+    // answer (through onmessage) but slower, so an upgrade must look at this line.
+    const dispatch = vi.spyOn(McpServer.prototype as unknown as { _onrequest: () => void }, '_onrequest');
+    await both(toolCall('search_stays', { location: 'Lisbon', limit: 3 }));
+    expect(dispatch).toHaveBeenCalled();
   });
 });

@@ -174,7 +174,7 @@ export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinitio
   const shared = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS, jsonSchemaValidator });
   shared.setRequestHandler(CallToolRequestSchema, toolCallHandler(deps, (extra) => extra.authInfo!.extra as unknown as Caller));
   const plainCalls = new JsonAnswerTransport();
-  const connected = shared.connect(plainCalls);
+  const connected = plainCalls.serve(shared);
 
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const call = options.sdkTransportOnly ? null : plainToolCall(req, body);
