@@ -153,6 +153,7 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       [call, { Accept: 'application/json' }, 'sdk'], // 406
       [call, { 'Content-Type': 'application/vnd.test+json' }, 'sdk'], // 415 (we read it; the SDK refuses it)
       [call, { 'Content-Type': 'application/json; charset=utf-8' }, 'fast'],
+      [call, { 'Content-Type': ['application/json', 'text/plain'] as unknown as string }, 'sdk'], // two lines: node keeps one, the SDK joins them
       [call, { 'MCP-Protocol-Version': '1999-01-01' }, 'sdk'], // 400, unsupported version
       [call, { 'MCP-Protocol-Version': '2025-06-18' }, 'fast'],
       [{ ...call, params: { ...call.params, _meta: { progressToken: 'p1' } } }, {}, 'sdk'], // SSE

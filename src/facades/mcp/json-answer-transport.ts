@@ -93,7 +93,9 @@ export function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCReque
   if (body === null || typeof body !== 'object' || Array.isArray(body) || (body as { method?: unknown }).method !== 'tools/call') return null;
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return null;
-  if (!isJsonContentType(req.headers['content-type'])) return null;
+  // Node keeps the first of repeated Content-Type lines, a web Request joins them: such a request
+  // is left to the SDK's transport, which reads the joined value.
+  if (!isJsonContentType(req.headers['content-type']) || repeated(req.rawHeaders, 'content-type')) return null;
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && !(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) return null;
   const parsed = JSONRPCMessageSchema.safeParse(body);
@@ -104,4 +106,10 @@ export function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCReque
   // Progress turns the answer into an SSE stream; tasks and task-related calls keep the SDK's path.
   if (params?.task !== undefined || params?._meta?.progressToken !== undefined || params?._meta?.[RELATED_TASK_META_KEY] !== undefined) return null;
   return request;
+}
+
+function repeated(rawHeaders: string[], name: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name && ++seen > 1) return true;
+  return false;
 }
