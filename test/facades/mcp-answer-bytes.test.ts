@@ -154,6 +154,8 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       [call, { 'Content-Type': 'application/vnd.test+json' }, 'sdk'], // 415 (we read it; the SDK refuses it)
       [call, { 'Content-Type': 'application/json; charset=utf-8' }, 'fast'],
       [call, { 'Content-Type': ['application/json', 'text/plain'] as unknown as string }, 'sdk'], // two lines: node keeps one, the SDK joins them
+      [call, { Host: 'LOCALHOST:3000' }, 'fast'], // Hosts the SDK's node adapter reads through new URL()
+      [call, { Host: '127.0.0.1:65000' }, 'fast'],
       [call, { 'MCP-Protocol-Version': '1999-01-01' }, 'sdk'], // 400, unsupported version
       [call, { 'MCP-Protocol-Version': '2025-06-18' }, 'fast'],
       [{ ...call, params: { ...call.params, _meta: { progressToken: 'p1' } } }, {}, 'sdk'], // SSE

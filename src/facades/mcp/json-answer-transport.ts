@@ -85,12 +85,38 @@ export class JsonAnswerTransport implements Transport {
   }
 }
 
+/** @hono/node-server's (2.1.8) tests of a Host and a target it takes as they are. */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const PLAIN_TARGET = /^\/[!#$&-;=?-\[\]_a-z~]*$/;
+
+/**
+ * Whether the SDK's node adapter (@hono/node-server) makes a web Request of this request, by its
+ * own steps (newRequest, buildUrl); it answers 400 to the others, so those keep that transport.
+ */
+function adapterAccepts(req: IncomingMessage): boolean {
+  const target = req.url ?? '';
+  const host = req.headers.host;
+  if (!host || target[0] !== '/') return false;
+  if (PLAIN_HOST.test(host) && PLAIN_TARGET.test(target)) return true;
+  const backslash = target.indexOf('\\');
+  const query = target.indexOf('?');
+  if (backslash !== -1 && (query === -1 || backslash < query)) return false;
+  let url: URL;
+  try {
+    url = new URL(`${(req.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http'}://${host}${target}`);
+  } catch {
+    return false;
+  }
+  return PLAIN_HOST.test(host) || url.hostname.length === host.length || url.hostname === (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase();
+}
+
 /**
  * The request as the SDK's transport would hand it to the server, when it is a lone `tools/call`
  * to be answered as JSON that passes every check that transport makes; null for anything else.
  */
 export function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCRequest | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || (body as { method?: unknown }).method !== 'tools/call') return null;
+  if (!adapterAccepts(req)) return null;
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return null;
   // Node keeps the first of repeated Content-Type lines, a web Request joins them: such a request
