@@ -49,18 +49,20 @@ export async function run(): Promise<Row[]> {
       // REST against bare first, in rounds of their own: the other faces' garbage is not collected
       // during (and counted in) REST's rounds. Then the faces, with REST again for their ratios.
       const results = await interleave(ROUNDS, { rest: () => cpuPerRequest(rest, 'REST search'), bare: () => cpuPerRequest(baseline, 'bare handler') });
-      Object.assign(results, await interleave(ROUNDS, { mcp: () => cpuPerRequest(mcp, 'MCP tools/call'), mcpModern: () => cpuPerRequest(mcpModern, 'modern MCP tools/call'), trpc: () => cpuPerRequest(trpc, '/trpc query'), restAgain: () => cpuPerRequest(rest, 'REST search') }));
+      Object.assign(results, await interleave(ROUNDS, { mcp: () => cpuPerRequest(mcp, 'MCP tools/call'), trpc: () => cpuPerRequest(trpc, '/trpc query'), restAgain: () => cpuPerRequest(rest, 'REST search') }));
+      // The modern era in rounds of its own: its garbage (about three times MCP's) is not collected in the goal's rounds.
+      const modern = await interleave(ROUNDS, { mcpModern: () => cpuPerRequest(mcpModern, 'modern MCP tools/call'), restModern: () => cpuPerRequest(rest, 'REST search') });
       const round = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
-      progress(`cpu-per-search: REST ${round(results.rest!)} ms; bare ${round(results.bare!)} ms; REST again ${round(results.restAgain!)} ms; MCP ${round(results.mcp!)} ms; modern MCP ${round(results.mcpModern!)} ms; /trpc ${round(results.trpc!)} ms per request`);
+      progress(`cpu-per-search: REST ${round(results.rest!)} ms; bare ${round(results.bare!)} ms; REST again ${round(results.restAgain!)} ms; MCP ${round(results.mcp!)} ms; modern MCP ${round(modern.mcpModern!)} ms (REST ${round(modern.restModern!)} ms); /trpc ${round(results.trpc!)} ms per request`);
       const [ours, bareMs, mcpMs, trpcMs, restAgain] = [median(results.rest!), median(results.bare!), median(results.mcp!), median(results.trpc!), median(results.restAgain!)];
-      const modernMs = median(results.mcpModern!);
+      const [modernMs, restModern] = [median(modern.mcpModern!), median(modern.restModern!)];
       const beyond = ours - bareMs;
       // As a throughput ratio to REST would be if CPU were the only limit: REST's CPU over the face's.
-      const ratio = (faceMs: number, goal?: number) => `${(restAgain / faceMs).toFixed(3)} of REST (REST CPU / face CPU; ${goal === undefined ? 'informative' : `goal >= ${goal.toFixed(2)}`})`;
+      const ratio = (faceMs: number, goal?: number, restMs = restAgain) => `${(restMs / faceMs).toFixed(3)} of REST (REST CPU / face CPU; ${goal === undefined ? 'informative' : `goal >= ${goal.toFixed(2)}`})`;
       return [
         row('9 CPU per search', `service CPU per cached sandbox search over REST (${sample.body.length} B body), ${REQUESTS} requests`, ms(ours), `bare node:http, same bytes: ${ms(bareMs)}`, `${ms(beyond)} beyond bare (goal <= ${GOAL_MS} ms)`, beyond <= GOAL_MS),
         row('9 CPU per search', `the same search as MCP tools/call (search_stays, legacy era, JSON response), ${REQUESTS} calls`, ms(mcpMs), `REST, same rounds: ${ms(restAgain)}`, ratio(mcpMs, MCP_GOAL), restAgain / mcpMs >= MCP_GOAL),
-        row('9 CPU per search', `the same search as a modern-era (2026-07-28) MCP tools/call, ${REQUESTS} calls`, ms(modernMs), `REST, same rounds: ${ms(restAgain)}`, ratio(modernMs), true),
+        row('9 CPU per search', `the same search as a modern-era (2026-07-28) MCP tools/call, ${REQUESTS} calls`, ms(modernMs), `REST, same rounds: ${ms(restModern)}`, ratio(modernMs, undefined, restModern), true),
         row('9 CPU per search', `the same search as a /trpc query, ${REQUESTS} calls`, ms(trpcMs), `REST, same rounds: ${ms(restAgain)}`, ratio(trpcMs), true),
       ];
     } finally {
