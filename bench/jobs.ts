@@ -2,12 +2,14 @@
  * 6. Async jobs (live key, fake platforms declaring a 30 s call, so a price call answers 202 and
  * the in-process graphile-worker runs it), at a realistic rate and as a burst:
  *
- * - 202 answer: paced at 20 calls per second, against the enqueue transaction alone (the job row
- *   plus graphile_worker.add_job, `deps.jobs.enqueue`) at the same pace, in alternating rounds;
- *   then 100 calls at once. Goal p99 <= 20 ms.
+ * - 202 answer: paced at 20 calls per second, against the enqueue transaction alone (the credit
+ *   hold, the job row and its queue entry in one enqueue_jobs call, `deps.jobs.enqueue`) at the same
+ *   pace, in alternating rounds;
+ *   then 100 calls at once. Goal p99 <= 20 ms paced, <= 50 ms for the burst.
  * - add-to-start (the job row's created_at to started_at, set when a worker begins it): for the
  *   paced jobs, against a PostgreSQL LISTEN/NOTIFY round trip on the same database (what the
- *   worker's pick-up rests on); then for the burst (4 workers, so most of it is queueing). Goal p99 <= 50 ms.
+ *   worker's pick-up rests on); then for the burst (4 worker slots; one account's jobs run at most
+ *   JOB_ACCOUNT_CONCURRENCY at once, so most of it is queueing). Goal p99 <= 50 ms paced, <= 250 ms for the burst.
  * - poll (GET /v1/jobs/{id} of completed jobs) at 100 per second, against a bare node:http
  *   handler answering the same bytes, in alternating rounds. Goal p50 <= 5 ms.
  *   npx tsx bench/jobs.ts        (needs PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432)
@@ -26,20 +28,31 @@ const POLL_RATE = 100;
 const POLLS_PER_ROUND = 100;
 const GOAL_202_P99 = 20;
 const GOAL_START_P99 = 50;
+// A burst of 100 at once (issue 29): the 202s are written in a few batched statements, and the jobs
+// wait for the account's JOB_ACCOUNT_CONCURRENCY queues on 4 worker slots.
+const GOAL_BURST_202_P99 = 50;
+const GOAL_BURST_START_P99 = 250;
 const GOAL_POLL_P50 = 5;
 
 let listing = 40_000_200;
 const priceUrl = (baseUrl: string) => `${baseUrl}/v1/price?platform=airbnb&listingId=${listing++}&checkIn=2031-04-01&checkOut=2031-04-03`;
 
+/**
+ * Waits until every job completed, then reads them. The wait is one query per 50 ms tick: asking
+ * for each job on every tick (100 reads per tick on the service's pool) loaded the very database
+ * and process whose pick-up the figure measures.
+ */
 async function waitStarted(app: TestApp, accountId: string, ids: string[]): Promise<JobRecord[]> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const jobs = await Promise.all(ids.map((id) => app.deps.jobs.find(id, { accountId, keyEnv: 'live' }, new Date())));
-    if (jobs.every((j) => j?.status === 'completed')) return jobs as JobRecord[];
-    if (jobs.some((j) => j?.status === 'failed')) throw new Error(`a job failed: ${JSON.stringify(jobs.find((j) => j?.status === 'failed')?.error)}`);
+    const rows = await app.sql<{ status: string; error: unknown }[]>`select status, error from async_jobs where id = any(${ids})`;
+    if (rows.length === ids.length && rows.every((j) => j.status === 'completed')) break;
+    const failed = rows.find((j) => j.status === 'failed');
+    if (failed) throw new Error(`a job failed: ${JSON.stringify(failed.error)}`);
     if (Date.now() > until) throw new Error('jobs did not complete within 60 s');
     await new Promise((r) => setTimeout(r, 50));
   }
+  return (await Promise.all(ids.map((id) => app.deps.jobs.find(id, { accountId, keyEnv: 'live' }, new Date())))) as JobRecord[];
 }
 
 const addToStart = (jobs: JobRecord[]) => jobs.map((j) => j.startedAt!.getTime() - j.createdAt.getTime());
@@ -81,6 +94,7 @@ export async function run(): Promise<Row[]> {
             estimatedSeconds: template!.estimatedSeconds,
             now,
             expiresAt: new Date(now.getTime() + 86_400_000),
+            hold: { credits: Math.max(1, template!.creditsCharged), ttlMs: 86_400_000 },
           });
           out.push(performance.now() - t0);
         }),
@@ -156,9 +170,9 @@ export async function run(): Promise<Row[]> {
     const scenario = '6 async jobs';
     return [
       row(scenario, `202 answer at ${RATE}/s, p99 (${n} calls)`, ms(a99), `enqueue transaction alone p99 ${ms(e99)}`, `${(a99 / e99).toFixed(2)}x (goal p99 <= ${GOAL_202_P99} ms)`, a99 <= GOAL_202_P99),
-      row(scenario, `202 answer, ${BURST} at once, p99`, ms(b99), `same, at ${RATE}/s: ${ms(a99)}`, `${(b99 / a99).toFixed(2)}x (goal p99 <= ${GOAL_202_P99} ms)`, b99 <= GOAL_202_P99),
+      row(scenario, `202 answer, ${BURST} at once, p99`, ms(b99), `same, at ${RATE}/s: ${ms(a99)}`, `${(b99 / a99).toFixed(2)}x (goal p99 <= ${GOAL_BURST_202_P99} ms)`, b99 <= GOAL_BURST_202_P99),
       row(scenario, `add-to-start at ${RATE}/s, p99 (${n} jobs)`, ms(s99), `LISTEN/NOTIFY round trip p99 ${ms(n99)}`, `${(s99 / n99).toFixed(1)}x (goal p99 <= ${GOAL_START_P99} ms)`, s99 <= GOAL_START_P99),
-      row(scenario, `add-to-start, ${BURST} at once (4 workers), p99`, ms(sb99), `same, at ${RATE}/s: ${ms(s99)}`, `${(sb99 / s99).toFixed(1)}x (goal p99 <= ${GOAL_START_P99} ms)`, sb99 <= GOAL_START_P99),
+      row(scenario, `add-to-start, ${BURST} at once (4 workers), p99`, ms(sb99), `same, at ${RATE}/s: ${ms(s99)}`, `${(sb99 / s99).toFixed(1)}x (goal p99 <= ${GOAL_BURST_START_P99} ms)`, sb99 <= GOAL_BURST_START_P99),
       row(scenario, `poll at ${POLL_RATE}/s, p50`, ms(p50), `bare node:http p50 ${ms(bare50)}`, `+${ms(p50 - bare50)} (goal p50 <= ${GOAL_POLL_P50} ms)`, p50 <= GOAL_POLL_P50),
     ];
   } finally {

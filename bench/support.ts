@@ -236,3 +236,15 @@ export function mcpToolCall(baseUrl: string, key: string, name: string, args: Re
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   };
 }
+
+/** The same call as a 2026-07-28 (modern era) client sends it: no initialize, the version in `_meta` and the headers. */
+export function mcpModernToolCall(baseUrl: string, key: string, name: string, args: Record<string, unknown>): LoadTarget {
+  const version = '2026-07-28';
+  const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    url: `${baseUrl}/mcp`,
+    method: 'POST',
+    headers: { ...bearer(key), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': version, 'Mcp-Method': 'tools/call', 'Mcp-Name': name },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+  };
+}

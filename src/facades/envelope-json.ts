@@ -7,11 +7,24 @@ import { isPageData, serializedData } from '../domain/caching/page-memo.js';
  * for an envelope whose `data` comes first, as every envelope's does (router/billing/envelope.ts).
  */
 export function envelopeJson(envelope: object): string | undefined {
-  const json = serializedData((envelope as { data?: unknown }).data);
+  const parts = envelopeParts(envelope);
+  return parts && `${ENVELOPE_OPEN}${parts.json}${parts.close}`;
+}
+
+export const ENVELOPE_OPEN = '{"data":';
+
+/**
+ * envelopeJson in its three parts: ENVELOPE_OPEN, the page's JSON text and the per-request rest
+ * (from the comma or brace after `data` to the end). A face that embeds the envelope in a larger
+ * text (MCP's tool result text) keeps the page's part apart, to reuse what it made of it.
+ */
+export function envelopeParts(envelope: object): { page: object; json: string; close: string } | undefined {
+  const page = (envelope as { data?: unknown }).data;
+  const json = serializedData(page);
   if (json === undefined) return undefined;
   const { data: _data, ...rest } = envelope as Record<string, unknown>;
   const tail = JSON.stringify(rest);
-  return tail === '{}' ? `{"data":${json}}` : `{"data":${json},${tail.slice(1)}`;
+  return { page: page as object, json, close: tail === '{}' ? '}' : `,${tail.slice(1)}` };
 }
 
 /** A memoized page's data as UTF-8 bytes, encoded once: a body is then one copy, not an encoding of 22 kB. */
@@ -44,4 +57,14 @@ export function envelopeBytes(envelope: object): Buffer[] | undefined {
   const { data: _data, ...rest } = envelope as Record<string, unknown>;
   const tail = JSON.stringify(rest);
   return [DATA_OPEN, bytes, Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`)];
+}
+
+/** A memoized page's JSON as UTF-8 bytes, the ones envelopeBytes sends, made on this first use. */
+export function pageBytes(page: object): Buffer {
+  let bytes = encoded.get(page);
+  if (!bytes) {
+    bytes = Buffer.from(serializedData(page)!);
+    encoded.set(page, bytes);
+  }
+  return bytes;
 }

@@ -83,4 +83,40 @@ describe('a fair job queue', () => {
     expect(await app.balanceOf(accountId)).toBe(12 + Number(sum!.s));
     expect(Number(sum!.s)).toBe(-10);
   });
+
+  it('decides the holds of jobs accepted at once one by one, and gives identical calls one job with one hold', async () => {
+    // Both bursts are accepted in the same moment, so they are written by batched enqueues.
+    const { key, accountId } = await app.newKey('live', { plan: 'enterprise', credits: 23 });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => app.get(`/v1/search?location=Lisbon&platforms=airbnb&checkIn=2029-05-${String(i + 1).padStart(2, '0')}&checkOut=2029-05-20`, key)),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    // 23 credits, worst case 5 a job: four jobs, six free 402s.
+    expect(statuses).toEqual([...Array(4).fill(202), ...Array(6).fill(402)]);
+    const [jobs] = await app.sql<{ n: number }[]>`select count(*)::int as n from async_jobs where account_id = ${accountId}`;
+    expect(jobs!.n).toBe(4);
+
+    const twin = await app.newKey('live', { plan: 'enterprise', credits: 100 });
+    const same = await Promise.all(Array.from({ length: 3 }, () => app.get('/v1/search?location=Lisbon&platforms=airbnb&checkIn=2029-06-01&checkOut=2029-06-03', twin.key)));
+    expect(same.map((r) => r.status)).toEqual([202, 202, 202]);
+    const ids = new Set(await Promise.all(same.map(async (r) => ((await r.json()) as Accepted).data.jobId)));
+    expect(ids.size).toBe(1);
+    const [twinHolds] = await app.sql<{ n: number; s: string }[]>`select count(*)::int as n, coalesce(sum(amount), 0)::text as s from credit_holds where account_id = ${twin.accountId}`;
+    const twinJob = [...ids][0]!;
+    // Held until the job settles: one hold of 5, or none once it has been debited.
+    if ((await statusOf(twinJob)) === 'completed') expect(twinHolds!.n).toBe(0);
+    else expect([twinHolds!.n, twinHolds!.s]).toEqual([1, '5']);
+
+    const [all] = await app.sql<{ ids: string[] }[]>`select array_agg(id) as ids from async_jobs where account_id in (${accountId}, ${twin.accountId})`;
+    for (const id of all!.ids) {
+      for (let i = 0; i < 200 && ['pending', 'running'].includes(await statusOf(id)); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await statusOf(id)).toBe('completed');
+    }
+    const [sum] = await app.sql<{ s: string }[]>`select coalesce(sum(amount), 0)::text as s from credit_ledger where account_id = ${accountId} and entry_key like 'job:%'`;
+    expect(Number(sum!.s)).toBe(-20);
+    expect(await app.balanceOf(accountId)).toBe(3);
+    expect(await app.balanceOf(twin.accountId)).toBe(95);
+    const [holds] = await app.sql<{ n: number }[]>`select count(*)::int as n from credit_holds where account_id in (${accountId}, ${twin.accountId})`;
+    expect(holds!.n).toBe(0);
+  });
 });

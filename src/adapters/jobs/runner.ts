@@ -25,6 +25,9 @@ function quietLogger(log?: Logger): WorkerLogger {
   });
 }
 
+/** How long after an empty ask a worker owed one asks again: a completion's round trip, about. */
+const QUEUE_UNLOCK_RETRY_MS = 10;
+
 export interface JobRunnerOptions {
   connectionString: string;
   concurrency: number;
@@ -110,6 +113,28 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     beating = beat().then(sweep).catch((err: unknown) => o.log.warn({ err: String(err) }, 'worker heartbeat failed'));
     return beating;
   };
+
+  // graphile-worker does not wait for a job's completion, which unlocks its named queue, before
+  // the same worker asks for its next job: that ask often still finds the account's queues locked,
+  // and the worker then sleeps a whole poll interval while the account's jobs wait (a burst of one
+  // account ran on one slot, not on its JOB_ACCOUNT_CONCURRENCY). So each completion of a job in a
+  // named queue earns one more ask, shortly after, for a worker whose ask came back empty; at most
+  // `concurrency` are owed at once, so an idle worker never polls faster than that for long.
+  let unlocksOwed = 0;
+  events.on('job:complete', ({ job }) => {
+    if (job.job_queue_id !== null) unlocksOwed = Math.min(unlocksOwed + 1, o.concurrency);
+  });
+  events.on('worker:getJob:empty', ({ worker }) => {
+    if (unlocksOwed === 0 || stopped) return;
+    unlocksOwed--;
+    setTimeout(() => {
+      try {
+        if (!stopped) worker.nudge();
+      } catch {
+        // the worker stopped meanwhile
+      }
+    }, QUEUE_UNLOCK_RETRY_MS).unref();
+  });
 
   // Jobs are locked by the pool's id (when it fetches for its workers) or by a worker's own id.
   events.on('pool:create', ({ workerPool }) => {

@@ -77,7 +77,11 @@ export interface LegRuntime {
   observeFormatError?(platform: Platform, operation: Operation, reason: string): void;
 }
 
-/** Thrown before any upstream work when the call should continue as a job. */
+/**
+ * Thrown before any upstream work when the call should continue as a job. A signal, not a fault:
+ * it carries no stack (tRPC reads the stack of every error it wraps, and building one per 202
+ * was a tenth of a 202's CPU in a burst, more with source maps).
+ */
 export class AsyncRequired extends Error {
   constructor(
     readonly projectedMs: number,
@@ -85,7 +89,10 @@ export class AsyncRequired extends Error {
     /** What the job is expected to take: the projection, unless the legs know better. */
     readonly estimatedMs: number = projectedMs,
   ) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`projected to take ${projectedMs} ms`);
+    Error.stackTraceLimit = limit;
     this.name = 'AsyncRequired';
   }
 }

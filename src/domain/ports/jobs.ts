@@ -28,12 +28,21 @@ export type NewJob = Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'keyEnv' | '
   /** Identical in-flight calls of one account share the job with this key. */
   dedupKey: string;
   now: Date;
+  /**
+   * The credits the job holds against the balance from now until it ends (issue 23): its largest
+   * possible cost, or null when it costs nothing. Taken with the job, or the job is not made.
+   */
+  hold: { credits: number; ttlMs: number } | null;
 };
 
 /** Async jobs (spec 4.9): the row and the queue entry are written in one transaction. */
 export interface JobStore {
-  /** Enqueues, or returns the account's in-flight job for the same call (`created` false). */
-  enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean }>;
+  /**
+   * Enqueues with its hold, or returns the account's in-flight job for the same call (`created`
+   * false, no hold taken), or 'unaffordable' when the balance not already held by the account's
+   * calls and jobs does not cover the hold (nothing written).
+   */
+  enqueue(job: NewJob): Promise<{ job: JobRecord; created: boolean } | 'unaffordable'>;
   /**
    * The owner's job, unless unknown, another account's, made with the other key kind (a sandbox
    * key never reads live results, nor the reverse), or expired at `now`.

@@ -8,7 +8,7 @@ import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
 import { badToolCall, hostAllowed, originAllowed } from './guards.js';
-import { createMcpHandler } from './server.js';
+import { createMcpHandler, type LegacyMcpOptions } from './server.js';
 import { createModernMcp } from './modern.js';
 import { isModernRequest } from './era.js';
 import { toolDefinitions, type ToolDefinition } from './definitions.js';
@@ -23,10 +23,10 @@ import { clientAddress } from '../client-address.js';
  * (a standalone SSE stream that would never carry a message) and DELETE answer 405, in both eras
  * (the 2026-07-28 revision has no GET stream and no sessions).
  */
-export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definitions: readonly ToolDefinition[] = toolDefinitions(deps)) {
+export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definitions: readonly ToolDefinition[] = toolDefinitions(deps), options: LegacyMcpOptions = {}) {
   const mcpUrl = `${deps.config.publicUrl}/mcp`;
   const resourceMetadata = `${deps.config.publicUrl}/.well-known/oauth-protected-resource/mcp`;
-  const handle = createMcpHandler(deps, definitions);
+  const handle = createMcpHandler(deps, definitions, options);
   const modern = createModernMcp(deps, definitions);
 
   function refuse(res: ServerResponse, status: 400 | 401 | 403, error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | null, description: string): void {

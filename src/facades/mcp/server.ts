@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -10,6 +11,7 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { syncAnswerOf } from '../../router/retries/prefer-wait.js';
 import { jobTaskStore, taskOf, taskResultHandler } from './tasks.js';
 import { appRouter } from '../../router/app-router.js';
+import { proceduresOf } from '../../router/trpc-internals.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
 import { protocolError } from './guards.js';
@@ -18,8 +20,11 @@ import { TOOLS, type ToolSpec } from './tools.js';
 import { INSTRUCTIONS, serverInfoOf, toolDefinitions, type ToolDefinition } from './definitions.js';
 import { clientAddress } from '../client-address.js';
 import { envelopeJson } from '../envelope-json.js';
+import { resultText } from './answer-json.js';
+import { JsonAnswerTransport, plainToolCall } from './json-answer-transport.js';
 
-type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: Record<string, unknown> }>>;
+/** The procedures, called directly as the other faces do (createCaller builds a proxy per call). */
+const PROCEDURES = proceduresOf(appRouter);
 
 /**
  * The text a model reads. Many clients hand the model only `content`, so it carries the whole
@@ -27,10 +32,10 @@ type Caller = Record<string, (input: unknown) => Promise<{ data: unknown; meta: 
  * after one line a human or a model can act on.
  */
 function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<string, unknown> }, accepted: boolean): string {
-  const json = envelopeJson(result) ?? JSON.stringify(result);
+  const json = () => envelopeJson(result) ?? JSON.stringify(result);
   if (accepted) {
     const job = result.data as { jobId: string; estimatedSeconds?: number };
-    return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${json}`;
+    return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${json()}`;
   }
   if (tool.name === 'get_job') {
     const job = result.data as { jobId: string; status: string; estimatedSeconds?: number; error?: { message?: string } };
@@ -38,11 +43,12 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
       job.status === 'completed' ? 'completed; data.result holds the result'
       : job.status === 'failed' ? `failed: ${job.error?.message ?? 'see data.error'}; nothing was charged`
       : `${job.status}, about ${job.estimatedSeconds ?? '?'} s left; poll again`;
-    return `Job ${job.jobId} is ${state}.\n${json}`;
+    return `Job ${job.jobId} is ${state}.\n${json()}`;
   }
   const count = Array.isArray(result.data) ? `${result.data.length} item(s)` : 'one result';
   const more = (result.meta.pagination as { nextCursor?: string | null } | null)?.nextCursor ? ' More pages: pass meta.pagination.nextCursor as cursor.' : '';
-  return `${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}\n${json}`;
+  // A memoized page's text is kept in parts, for the answer to splice (answer-json.ts).
+  return resultText(`${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}`, result, json);
 }
 
 function toolError(deps: Deps, requestId: string, err: unknown): CallToolResult {
@@ -86,8 +92,7 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
   };
   let result: { data: unknown; meta: Record<string, unknown> };
   try {
-    const caller = appRouter.createCaller(ctx) as unknown as Caller;
-    result = await caller[tool.procedure]!(args ?? {});
+    result = (await PROCEDURES.get(tool.procedure)!.call(ctx, args ?? {})) as typeof result;
   } catch (err) {
     await progress?.flushed();
     if (!asTask) return toolError(deps, ctx.requestId, err);
@@ -121,36 +126,70 @@ function wantsProgress(body: unknown): boolean {
   return b?.method === 'tools/call' && b.params?._meta?.progressToken !== undefined;
 }
 
+export interface LegacyMcpOptions {
+  /** Every request through the SDK's StreamableHTTPServerTransport (tests compare the two paths' bytes). */
+  sdkTransportOnly?: boolean;
+}
+
+/** Who calls, as the shared server's handler finds it in the call's authInfo. */
+interface Caller {
+  principal: Principal;
+  clientAddress: string;
+}
+
+type CallExtra = { signal: AbortSignal; sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>; authInfo?: AuthInfo };
+
+/** tools/call, the same for the per-request servers and the shared one; `callerOf` says who calls. */
+function toolCallHandler(deps: Deps, callerOf: (extra: CallExtra) => Caller) {
+  return async (request: { params: { name: string; arguments?: Record<string, unknown>; task?: unknown; _meta?: { progressToken?: string | number } } }, extra: CallExtra) => {
+    const token = request.params._meta?.progressToken;
+    // With a progressToken the answer is an SSE stream carrying notifications/progress (issue 16).
+    const progress: SendProgress | undefined =
+      token === undefined ? undefined : (value, total, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total, message } });
+    const asTask = request.params.task !== undefined && request.params.name !== 'get_job';
+    const { principal, clientAddress } = callerOf(extra);
+    return callTool(deps, principal, clientAddress, request.params.name, request.params.arguments, extra.signal, progress, asTask);
+  };
+}
+
 /**
  * The legacy era of the MCP tool server (revisions up to 2025-11-25, opened by `initialize`) over
- * Streamable HTTP, stateless (stack-notes 2): a new server and transport per request, so any
- * process can serve any call. Tool definitions are computed once. The modern era is modern.ts.
+ * Streamable HTTP, stateless (stack-notes 2), so any process can serve any call. A lone
+ * `tools/call` answered as JSON, what agents send most, goes to one long-lived server through
+ * JsonAnswerTransport; every other request gets a new server and the SDK's transport. Tool
+ * definitions are computed once. The modern era is modern.ts.
  */
-export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinition[] = toolDefinitions(deps)) {
+export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinition[] = toolDefinitions(deps), options: LegacyMcpOptions = {}) {
   // The shared definitions (definitions.ts); only this era offers Tasks (SDK 1.x experimental):
   // every data tool can run as a task (its job); get_job only reads one.
   const tools = definitions.map((t) => (t.name !== 'get_job' ? { ...t, execution: { taskSupport: 'optional' as const } } : t)) as Tool[];
   const serverInfo = serverInfoOf(deps.config.publicUrl);
+  const capabilities = { tools: {}, tasks: { requests: { tools: { call: {} } } } };
 
   // One validator for every request's server: building one per request cost 12% of MCP CPU.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
+  // The shared server answers plain calls only: no task store (a task-augmented call is not
+  // plain), and the caller travels with each call as its authInfo.
+  const shared = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS, jsonSchemaValidator });
+  shared.setRequestHandler(CallToolRequestSchema, toolCallHandler(deps, (extra) => extra.authInfo!.extra as unknown as Caller));
+  const plainCalls = new JsonAnswerTransport();
+  const connected = plainCalls.serve(shared);
+
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
-    const server = new Server(
-      serverInfo,
-      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) },
-    );
+    const call = options.sdkTransportOnly ? null : plainToolCall(req, body);
+    if (call) {
+      await connected;
+      const caller: Caller = { principal, clientAddress: clientAddress(deps.config, req) };
+      // Our handlers read no request info; the headers are there for any that would.
+      return plainCalls.handle(res, call, { authInfo: { token: '', clientId: principal.keyId, scopes: [], extra: caller as unknown as Record<string, unknown> }, requestInfo: { headers: req.headers } });
+    }
+    const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS, jsonSchemaValidator, taskStore: jobTaskStore(deps, principal, (job) => jobResult(deps, job)) });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     // Replaces the SDK's tasks/result, which re-reads the task at its poll interval.
     server.setRequestHandler(GetTaskPayloadRequestSchema, taskResultHandler(deps, principal, (job) => jobResult(deps, job)));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const token = request.params._meta?.progressToken;
-      // With a progressToken the answer is an SSE stream carrying notifications/progress (issue 16).
-      const progress: SendProgress | undefined =
-        token === undefined ? undefined : (value, total, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total, message } });
-      const asTask = request.params.task !== undefined && request.params.name !== 'get_job';
-      return callTool(deps, principal, clientAddress(deps.config, req), request.params.name, request.params.arguments, extra.signal, progress, asTask);
-    });
+    const caller: Caller = { principal, clientAddress: clientAddress(deps.config, req) };
+    server.setRequestHandler(CallToolRequestSchema, toolCallHandler(deps, () => caller));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(body) });
     res.on('close', () => {
       void transport.close();

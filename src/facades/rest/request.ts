@@ -53,7 +53,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '') || 'utf-8';
   let text: string;
   try {
-    text = new TextDecoder(charset, { fatal: true }).decode(raw);
+    text = decoderFor(charset).decode(raw);
   } catch {
     throw new ServiceError('unsupported_media_type', `The body could not be decoded as ${charset}.`, { param: 'body', subCode: 'unsupported_charset' });
   }
@@ -66,6 +66,21 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new ServiceError('invalid_request', 'The request body is not valid JSON.', { subCode: 'invalid_json', param: 'body' });
   }
+}
+
+/**
+ * One fatal decoder per charset label, made on first use: building a TextDecoder costs more than
+ * decoding a small body with it, and decode() without `stream` keeps no state between calls. Only
+ * labels the platform knows get here (the constructor throws for others), so the map stays small.
+ */
+const decoders = new Map<string, TextDecoder>();
+function decoderFor(charset: string): TextDecoder {
+  let decoder = decoders.get(charset);
+  if (!decoder) {
+    decoder = new TextDecoder(charset, { fatal: true });
+    decoders.set(charset, decoder);
+  }
+  return decoder;
 }
 
 /**

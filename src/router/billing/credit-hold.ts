@@ -27,18 +27,12 @@ export async function holdCredits(ctx: Authed, worst: number): Promise<void> {
 
 /**
  * A call accepted as a job (202) holds its largest possible cost from then until the job ends
- * (issue 23): a job the balance not held by other calls and jobs could not pay is a free 402 now,
- * not a job that fails later. The job's debit, or its failure, ends the hold (job-store.ts).
- * Returns the hold's id, or null when the call costs nothing.
+ * (issue 23), taken in the statement that writes the job (JobStore.enqueue): a job the balance
+ * not held by other calls and jobs could not pay is this free 402 at once, not a job that fails
+ * later. The job's debit, or its failure, ends the hold (job-store.ts).
  */
-export async function holdForJob(ctx: Authed, jobId: string, ttlMs: number): Promise<string | null> {
-  const worst = ctx.res.worstCredits ?? 0;
-  if (worst === 0) return null;
-  const id = `job:${jobId}`;
-  if (!(await ctx.deps.ledger.reserve(ctx.principal.accountId, id, worst, ttlMs))) {
-    throw new ServiceError('credit_balance_too_low', `This call can cost up to ${worst} credits; the balance not already held by this account's calls and jobs in flight is lower. No job was made and nothing was charged.`);
-  }
-  return id;
+export function jobUnaffordable(worst: number): ServiceError {
+  return new ServiceError('credit_balance_too_low', `This call can cost up to ${worst} credits; the balance not already held by this account's calls and jobs in flight is lower. No job was made and nothing was charged.`);
 }
 
 /**

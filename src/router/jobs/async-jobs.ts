@@ -2,7 +2,7 @@ import { AsyncRequired } from '../../domain/operations/fan-out.js';
 import type { Platform } from '../../domain/platforms.js';
 import { JOB_RETENTION_MS, jobDedupKey, pollAfterSeconds, pollUrl, remainingSeconds } from './jobs.js';
 import type { Step } from '../middleware/steps.js';
-import { holdForJob } from '../billing/credit-hold.js';
+import { jobUnaffordable } from '../billing/credit-hold.js';
 
 /**
  * spec 4.9: a call whose uncached legs are projected past the threshold answers 202 at once,
@@ -19,8 +19,11 @@ export const acceptAsync: Step = async ({ ctx, path, input, next }) => {
   const principal = ctx.principal!;
   const now = ctx.deps.clock.now();
   const jobId = ctx.deps.ids.jobId();
-  const hold = await holdForJob({ ...ctx, principal }, jobId, JOB_RETENTION_MS);
-  const enqueued = ctx.deps.jobs.enqueue({
+  // The job holds its largest possible cost from now until it ends, taken in the statement that
+  // writes it (issue 23): a job the balance not already held could not pay is a free 402 now.
+  const worst = ctx.res.worstCredits ?? 0;
+  // The same call already in flight answers its job, which holds its own credits.
+  const enqueued = await ctx.deps.jobs.enqueue({
     id: jobId,
     accountId: principal.accountId,
     keyId: principal.keyId,
@@ -32,13 +35,10 @@ export const acceptAsync: Step = async ({ ctx, path, input, next }) => {
     estimatedSeconds: Math.max(1, Math.ceil(estimatedMs / 1000)),
     now,
     expiresAt: new Date(now.getTime() + JOB_RETENTION_MS),
+    hold: worst > 0 ? { credits: worst, ttlMs: JOB_RETENTION_MS } : null,
   });
-  // The same call already in flight answers its job, which holds its own credits.
-  const { job, created } = await enqueued.catch(async (err: unknown) => {
-    if (hold) await ctx.deps.ledger.release(hold);
-    throw err;
-  });
-  if (hold && !created) await ctx.deps.ledger.release(hold);
+  if (enqueued === 'unaffordable') throw jobUnaffordable(worst);
+  const { job } = enqueued;
   ctx.res.status = 202;
   ctx.res.headers['Retry-After'] = String(pollAfterSeconds(job, now));
   const handle = { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: remainingSeconds(job, now) };

@@ -4,7 +4,8 @@ import type { LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
 import { postEntry, type Tx } from '../billing/ledger.js';
 import { asyncJobs, creditHolds } from '../schema.js';
-import { addJobSql } from '../../jobs/tasks.js';
+import { TASKS, type TaskPayload } from '../../jobs/tasks.js';
+import { Failed, batcher } from './batcher.js';
 
 type Row = typeof asyncJobs.$inferSelect;
 const IN_FLIGHT = ['pending', 'running'];
@@ -30,6 +31,27 @@ function toRecord(row: Row): JobRecord {
   };
 }
 
+type EnqueueOutcome = 'created' | 'duplicate' | 'unaffordable';
+/** Jobs per enqueue_jobs call, and such calls at once (each holds one connection of the pool). */
+const ENQUEUE_BATCH = 50;
+const ENQUEUE_BATCHES_IN_FLIGHT = 2;
+
+/** An integrity or data error (SQLSTATE classes 23 and 22): one row's fault, not the database's. */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code ?? '';
+  return code.startsWith('23') || code.startsWith('22');
+}
+
+/** One job as enqueue_jobs reads it. */
+function enqueueArgument(job: NewJob) {
+  const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id };
+  return {
+    id: job.id, account_id: job.accountId, key_id: job.keyId, key_env: job.keyEnv, procedure: job.procedure, input: job.input ?? null,
+    dedup_key: job.dedupKey, platforms: job.platforms, estimated_seconds: job.estimatedSeconds, created_at: job.now.toISOString(),
+    expires_at: job.expiresAt.toISOString(), hold: job.hold?.credits ?? 0, hold_ttl_ms: Math.round(job.hold?.ttlMs ?? 0), payload,
+  };
+}
+
 /** Ends a job's credit hold (issue 23) once the job can no longer charge. */
 async function releaseJobHold(db: Db | Tx, id: string): Promise<void> {
   await db.delete(creditHolds).where(eq(creditHolds.id, `job:${id}`));
@@ -49,27 +71,33 @@ async function releaseJobHold(db: Db | Tx, id: string): Promise<void> {
  * decided in the statement that inserts the job: no extra round trip, no extra table.
  */
 export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2): JobStore {
+  // Jobs accepted in the same moment (a burst of 202s) are written together, in one round trip
+  // and one transaction per batch: enqueue_jobs (drizzle/0016) takes each job's hold, writes its
+  // row unless the same call is in flight, and queues it, in order. A lone job waits for nothing.
+  const enqueueAll = async (jobs: NewJob[]): Promise<EnqueueOutcome[]> => {
+    const { rows } = await db.execute<{ outcome: EnqueueOutcome }>(
+      sql`select outcome from enqueue_jobs(${JSON.stringify(jobs.map(enqueueArgument))}::jsonb, ${TASKS.runOperation}, ${maxAttempts}::int, ${accountConcurrency}::int)`,
+    );
+    return rows.map((r) => r.outcome);
+  };
+  // A batch is one transaction: when one of its jobs' data fails it (say its account was deleted
+  // meanwhile), each job is tried alone, so only the job that fails alone gets the error. Any other
+  // failure (a lock timeout, the database gone) is every job's, and is not tried again here.
+  const enqueueBatched = batcher(async (jobs: NewJob[]) => {
+    try {
+      return await enqueueAll(jobs);
+    } catch (err) {
+      if (jobs.length === 1 || !isDataError(err)) throw err;
+      const alone: (EnqueueOutcome | Failed)[] = [];
+      for (const job of jobs) alone.push(await enqueueAll([job]).then((outs) => outs[0]!, (e: unknown) => new Failed(e)));
+      return alone;
+    }
+  }, ENQUEUE_BATCH, ENQUEUE_BATCHES_IN_FLIGHT);
   return {
     async enqueue(job: NewJob) {
-      // One statement, so one round trip and one implicit transaction: the row and its queue entry
-      // (graphile_worker.add_job, called once per inserted row) commit together or not at all.
-      const { rows } = await db.execute<{ id: string }>(sql`
-        with inserted as (
-          insert into async_jobs (id, account_id, key_id, key_env, procedure, input, dedup_key, platforms, status, estimated_seconds, created_at, expires_at)
-          values (${job.id}, ${job.accountId}, ${job.keyId}, ${job.keyEnv}, ${job.procedure}, ${JSON.stringify(job.input ?? null)}::jsonb,
-                  ${job.dedupKey}, ${JSON.stringify(job.platforms)}::jsonb, 'pending', ${job.estimatedSeconds}::int,
-                  ${job.now.toISOString()}::timestamptz, ${job.expiresAt.toISOString()}::timestamptz)
-          on conflict (account_id, dedup_key) where status in ('pending', 'running') do nothing
-          returning id
-        )
-        select id, ${addJobSql(
-          'run_operation',
-          { jobId: sql`id` },
-          sql`queue_name := ${`account:${job.accountId}:`} || (abs(hashtext(id)) % ${accountConcurrency}::int)::text, max_attempts := ${maxAttempts}::int, job_key := id,
-              priority := (select count(*)::int from async_jobs where account_id = ${job.accountId} and status in ('pending', 'running'))`,
-        )} is not null as queued
-        from inserted`);
-      if (rows[0]) {
+      const outcome = await enqueueBatched(job);
+      if (outcome === 'unaffordable') return outcome;
+      if (outcome === 'created') {
         const created: JobRecord = {
           id: job.id, accountId: job.accountId, keyId: job.keyId, keyEnv: job.keyEnv, procedure: job.procedure, input: job.input,
           platforms: job.platforms, status: 'pending', estimatedSeconds: job.estimatedSeconds, result: null, creditsCharged: 0,

@@ -1,0 +1,182 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMcpHttp } from '../../src/facades/mcp/http.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/**
+ * Issue 29: a lone tools/call of the legacy era is answered by one long-lived SDK server through
+ * our JSON transport, which splices the memoized page's bytes. Every answer must be the bytes and
+ * headers the SDK's own transport (a new server per request) gives for the same call: the same
+ * calls go through both, with the same request id and clock, and are compared byte for byte.
+ */
+let app: TestApp;
+let server: Server;
+let base: string;
+let key: string;
+let fixedRequestId: string | null = null;
+let fixedNow: Date | null = null;
+let newRequestId: () => string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const { deps } = app;
+  // The only things that differ between two calls: the request id and the clock.
+  const requestId = deps.ids.requestId.bind(deps.ids);
+  newRequestId = requestId;
+  deps.ids.requestId = () => fixedRequestId ?? requestId();
+  const now = deps.clock.now.bind(deps.clock);
+  deps.clock.now = () => (fixedNow ? new Date(fixedNow) : now());
+  const noOAuth = { verifyAccessToken: () => Promise.reject(new Error('API keys only here')) } as unknown as OAuthServerProvider;
+  const fast = createMcpHttp(deps, noOAuth);
+  const sdk = createMcpHttp(deps, noOAuth, undefined, { sdkTransportOnly: true });
+  server = createServer((req, res) => {
+    const handler = req.url === '/sdk/mcp' ? sdk : fast;
+    void handler(req, res, '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await app?.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+interface Raw {
+  status: number;
+  headers: string[];
+  body: Buffer;
+}
+
+const HEADERS = { Authorization: '', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method: 'POST', headers: { ...HEADERS, Authorization: `Bearer ${key}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(typeof body === 'string' ? body : JSON.stringify(body));
+  });
+}
+
+/** Every header but Date, in the order written, names as written. */
+const withoutDate = (headers: string[]) => headers.filter((_, i) => i % 2 === 0 && headers[i] !== 'Date').flatMap((name) => [name, headers[headers.indexOf(name) + 1]!]);
+
+/**
+ * The same call through both paths, with the same request id and clock: the fast path's answer,
+ * and how many times it used the SDK's transport.
+ */
+async function both(body: unknown, headers: Record<string, string> = {}): Promise<Raw & { viaSdk: number }> {
+  ({ key } = await app.newKey('sandbox')); // a key of its own: a sandbox key may make 30 calls a minute
+  await post('/mcp', body, headers); // warms the caches, so both calls below are the same hits
+  fixedNow = new Date();
+  fixedRequestId = newRequestId();
+  try {
+    const viaSdk = vi.spyOn(StreamableHTTPServerTransport.prototype, 'handleRequest');
+    const before = viaSdk.mock.calls.length;
+    const fast = await post('/mcp', body, headers);
+    const sdkCallsByFast = viaSdk.mock.calls.length - before;
+    const sdk = await post('/sdk/mcp', body, headers);
+    expect(viaSdk.mock.calls.length - before - sdkCallsByFast, 'the plain path uses the SDK transport').toBe(1);
+    expect(fast.body.toString()).toBe(sdk.body.toString());
+    expect(fast.body.equals(sdk.body)).toBe(true);
+    expect(fast.status).toBe(sdk.status);
+    expect(withoutDate(fast.headers)).toEqual(withoutDate(sdk.headers));
+    return Object.assign(fast, { viaSdk: sdkCallsByFast });
+  } finally {
+    fixedNow = null;
+    fixedRequestId = null;
+  }
+}
+
+const toolCall = (name: string, args: unknown, id: string | number = 1, extra: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extra } });
+
+describe('legacy tools/call answers, fast path against the SDK transport', () => {
+  it('are the same bytes for every tool, view and fields=, and take the fast path', async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['search_stays', { location: 'Lisbon', limit: 20 }],
+      ['search_stays', { location: 'Lisbon', platforms: ['airbnb', 'vrbo'], limit: 5, view: 'compact' }],
+      ['search_stays', { location: 'Porto', limit: 3, fields: 'id,name,location.city' }],
+      ['search_stays', { location: 'Lisbon', limit: 4, sort: 'distance_asc', radiusKm: 5 }],
+      ['check_availability', { platform: 'airbnb', listingId: '40000012', startDate: '2031-05-01', endDate: '2031-05-08', nights: 2 }],
+      ['get_listing', { platform: 'booking', id: 'gb/garden-court' }],
+      ['get_listing', { platform: 'booking', id: 'gb/garden-court', view: 'compact' }],
+      ['get_price', { platform: 'vrbo', listingId: 6000004, checkIn: '2031-05-01', checkOut: '2031-05-04', children: 1, childAges: [6] }],
+      ['compare_prices', { name: 'Hotel Aurora', location: 'Lisbon', checkIn: '2031-05-01', checkOut: '2031-05-03' }],
+      ['get_reviews', { platform: 'booking', listingId: '2000033', limit: 7, summary: true }],
+      ['search_stays', { location: 'Lisbon', limit: 2, dryRun: true }],
+    ];
+    for (const [name, args] of calls) {
+      const answer = await both(toolCall(name, args));
+      expect(answer.status, name).toBe(200);
+      expect(answer.viaSdk, `${name} took the fast path`).toBe(0);
+      const result = JSON.parse(answer.body.toString()).result;
+      expect(result.isError, `${name}: ${answer.body.toString().slice(0, 300)}`).toBeUndefined();
+    }
+  });
+
+  it('are the same bytes for a cached page whose text has quotes, non-ASCII and line breaks', async () => {
+    // Lyon's sandbox pages carry names with accents and ’; the text escapes its quotes inside a JSON string.
+    const answer = await both(toolCall('search_stays', { location: 'Lyon', limit: 20 }, 'call-ü"1'));
+    const text = answer.body.toString();
+    expect(text).toContain('"id":"call-ü\\"1"');
+    const result = JSON.parse(text).result;
+    expect(result.isError, text.slice(0, 300)).toBeUndefined();
+    expect(result.content[0].text).toMatch(/[^\x00-\x7f]/);
+  });
+
+  it('are the same bytes for tool errors, sandbox triggers and protocol errors', async () => {
+    const cases: unknown[] = [
+      toolCall('search_stays', { location: 'Lisbon', limit: 500 }),
+      toolCall('get_listing', { platform: 'airbnb', id: 'sandbox-missing' }),
+      toolCall('search_stays', { location: 'sandbox:partial', limit: 3 }),
+      toolCall('search_stays', { location: 'sandbox:unavailable', limit: 3 }),
+      toolCall('no_such_tool', {}),
+      toolCall('search_stays', { location: 'Lisbon' }, 0),
+      toolCall('search_stays', { location: 'Lisbon' }, 'text-id'),
+      toolCall('search_stays', { location: 'Lisbon' }, 7, { _meta: { note: 'kept by the SDK, ignored by us' } }),
+    ];
+    for (const body of cases) expect((await both(body)).viaSdk, JSON.stringify(body)).toBe(0);
+  });
+
+  it('leave to the SDK transport what it alone answers, with its answers', async () => {
+    const call = toolCall('search_stays', { location: 'Lisbon', limit: 2 });
+    const cases: [unknown, Record<string, string>, 'fast' | 'sdk'][] = [
+      [call, { Accept: 'application/json' }, 'sdk'], // 406
+      [call, { 'Content-Type': 'application/vnd.test+json' }, 'sdk'], // 415 (we read it; the SDK refuses it)
+      [call, { 'Content-Type': 'application/json; charset=utf-8' }, 'fast'],
+      [call, { 'Content-Type': ['application/json', 'text/plain'] as unknown as string }, 'sdk'], // two lines: node keeps one, the SDK joins them
+      [call, { Host: 'LOCALHOST:3000' }, 'fast'], // Hosts the SDK's node adapter reads through new URL()
+      [call, { Host: '127.0.0.1:65000' }, 'fast'],
+      [call, { 'MCP-Protocol-Version': '1999-01-01' }, 'sdk'], // 400, unsupported version
+      [call, { 'MCP-Protocol-Version': '2025-06-18' }, 'fast'],
+      [{ ...call, params: { ...call.params, _meta: { progressToken: 'p1' } } }, {}, 'sdk'], // SSE
+      [{ ...call, params: { ...call.params, task: { ttl: 60_000 } } }, {}, 'sdk'], // a task
+      [[call, toolCall('get_job', { jobId: 'job_missing' }, 2)], {}, 'sdk'], // a batch
+      [{ ...call, params: { ...call.params, _meta: 'not an object' } }, {}, 'sdk'], // not a JSON-RPC message
+      [{ jsonrpc: '2.0', method: 'notifications/initialized' }, {}, 'sdk'], // 202
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, 'sdk'],
+      [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, {}, 'sdk'],
+    ];
+    for (const [body, headers, path] of cases) {
+      const answer = await both(body, headers);
+      expect(answer.viaSdk, `${JSON.stringify(body)} ${JSON.stringify(headers)}`).toBe(path === 'sdk' ? 1 : 0);
+    }
+  });
+
+  it('reach the shared server through its request dispatch, which the pinned SDK has', async () => {
+    // json-answer-transport.ts calls the SDK Protocol's _onrequest: an SDK without it would still
+    // answer (through onmessage) but slower, so an upgrade must look at this line.
+    const dispatch = vi.spyOn(McpServer.prototype as unknown as { _onrequest: () => void }, '_onrequest');
+    await both(toolCall('search_stays', { location: 'Lisbon', limit: 3 }));
+    expect(dispatch).toHaveBeenCalled();
+  });
+});

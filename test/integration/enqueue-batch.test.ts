@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import type { NewJob } from '../../src/domain/ports/jobs.js';
+
+/**
+ * Jobs accepted in the same moment are written by one enqueue_jobs call (issue 29). A batch is
+ * one transaction, so a job whose row cannot be written (its account is gone) must not take the
+ * other jobs of its batch down with it. No worker runs here: only what the enqueue wrote is read.
+ */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+function newJob(accountId: string, keyId: string, n: number): NewJob {
+  const now = new Date();
+  return {
+    id: app.deps.ids.jobId(), accountId, keyId, keyEnv: 'live', procedure: 'price', input: { listingId: String(n) },
+    dedupKey: `batch-test:${n}`, platforms: ['airbnb'], estimatedSeconds: 30, now, expiresAt: new Date(now.getTime() + 3_600_000),
+    hold: { credits: 5, ttlMs: 3_600_000 },
+  };
+}
+
+describe('batched enqueue', () => {
+  it('writes every job of a burst with its hold, and fails only the job whose account is gone', async () => {
+    const { accountId, keyId } = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+    const jobs = Array.from({ length: 6 }, (_, i) => newJob(accountId, keyId, i));
+    jobs[3] = newJob('acct_does_not_exist', keyId, 3);
+    // Without a hold the unknown account reaches the insert (a foreign key violation), not the hold check.
+    jobs[3].hold = null;
+    const outcomes = await Promise.allSettled(jobs.map((j) => app.deps.jobs.enqueue(j)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const [rows] = await app.sql<{ jobs: number; holds: number; queued: number }[]>`
+      select (select count(*)::int from async_jobs where account_id = ${accountId}) as jobs,
+             (select count(*)::int from credit_holds where account_id = ${accountId}) as holds,
+             (select count(*)::int from graphile_worker.jobs where key = any(${jobs.map((j) => j.id)})) as queued`;
+    expect(rows).toEqual({ jobs: 5, holds: 5, queued: 5 });
+  });
+
+  it('answers the in-flight job, without a second hold, for the same call twice in one burst', async () => {
+    const { accountId, keyId } = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+    const first = newJob(accountId, keyId, 7);
+    const twin = { ...newJob(accountId, keyId, 7), dedupKey: first.dedupKey };
+    const [a, b] = await Promise.all([app.deps.jobs.enqueue(first), app.deps.jobs.enqueue(twin)]);
+    expect(a).not.toBe('unaffordable');
+    expect(b).not.toBe('unaffordable');
+    if (a === 'unaffordable' || b === 'unaffordable') return;
+    expect([a.created, b.created]).toEqual([true, false]);
+    expect(b.job.id).toBe(first.id);
+    const [holds] = await app.sql<{ n: number }[]>`select count(*)::int as n from credit_holds where account_id = ${accountId}`;
+    expect(holds!.n).toBe(1);
+  });
+});
