@@ -28,10 +28,17 @@ async function successHeadersShown(summary: string, operation: string): Promise<
   const intro = await page.evaluate(() => document.body.innerText);
   await page.getByText(summary, { exact: true }).first().click();
   const section = page.locator(`section[id$="/${operation}"]`);
-  await section.getByText('Successful response', { exact: true }).first().click();
   // Scalar folds a response's headers behind a toggle beside "Headers" (read out as "Headers: N").
   const group = section.locator('.headers-tree-group').first();
-  await group.locator('button[data-schema-toggle]').first().click();
+  const toggle = group.locator('button[data-schema-toggle]').first();
+  // On a loaded machine a click can land before Scalar has wired the response up: click again
+  // only while the headers' toggle has not appeared (a second click on an open response folds it).
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (await toggle.isVisible()) break;
+    await section.getByText('Successful response', { exact: true }).first().click();
+    await toggle.waitFor({ timeout: 8_000 }).catch(() => undefined);
+  }
+  await toggle.click();
   await group.getByText('RateLimit-Policy', { exact: true }).first().waitFor();
   const names = await group.locator('.property-name').allInnerTexts();
   await page.close();
