@@ -43,7 +43,7 @@ export async function executeJob(deps: Deps, jobId: string, attempt: number, max
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
     const result = await caller[job.procedure]!(job.input).finally(legs.flush);
     const credits = ctx.res.creditsCharged ?? 0;
-    const outcome = await deps.jobs.complete(jobId, { credits, result, billed: ctx.res.billed, now: deps.clock.now() });
+    const outcome = await deps.jobs.complete(job, { credits, result, billed: ctx.res.billed, now: deps.clock.now() });
     if (outcome === 'unaffordable') {
       const refused = new ServiceError('credit_balance_too_low', `This job's result costs ${credits} credits; the balance is lower now. Nothing was charged.`);
       await deps.jobs.fail(jobId, errorBody(refused, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
