@@ -55,8 +55,8 @@ export interface JobRunnerOptions {
   /** How often each worker records that it is alive, and when a silent one counts as dead. */
   heartbeatMs: number;
   staleAfterMs: number;
-  /** Runs one job; throwing asks for a retry (with backoff) until the last attempt. */
-  execute(jobId: string, attempt: number, maxAttempts: number): Promise<void>;
+  /** Runs one job (`keyId`: the key its queue entry names, when it names one); throwing asks for a retry (with backoff) until the last attempt. */
+  execute(jobId: string, attempt: number, maxAttempts: number, keyId: string | undefined): Promise<void>;
   deleteExpired(): Promise<number>;
   /** One attempt to deliver a job's webhook (its own schedule of retries; see router/webhook-delivery). */
   deliverWebhook?(webhookId: number): Promise<void>;
@@ -174,7 +174,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     events,
     taskList: {
       run_operation: async (payload, helpers) => {
-        await o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts);
+        await o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts, payload.keyId);
         await dequeueDone(helpers.job, helpers.withPgClient, o.log);
       },
       delete_expired_jobs: async () => void (await o.deleteExpired()),

@@ -44,7 +44,7 @@ function isDataError(err: unknown): boolean {
 
 /** One job as enqueue_jobs reads it. */
 function enqueueArgument(job: NewJob) {
-  const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id };
+  const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id, keyId: job.keyId };
   return {
     id: job.id, account_id: job.accountId, key_id: job.keyId, key_env: job.keyEnv, procedure: job.procedure, input: job.input ?? null,
     dedup_key: job.dedupKey, platforms: job.platforms, estimated_seconds: job.estimatedSeconds, created_at: job.now.toISOString(),
