@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type Task, type WorkerEvents } from 'graphile-worker';
+import { Logger as WorkerLogger, makeWorkerUtils, parseCronItems, run, runMigrations, type Task, type WithPgClient, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { TASKS, type TaskName } from './tasks.js';
@@ -28,6 +28,26 @@ function quietLogger(log?: Logger): WorkerLogger {
 /** How long after an empty ask a worker owed one asks again: a completion's round trip, about. */
 const QUEUE_UNLOCK_RETRY_MS = 10;
 
+/**
+ * Removes a finished job's queue entry and unlocks its named queue before the task returns, as
+ * graphile-worker's own completion would (the same statement): graphile-worker completes a job
+ * without waiting and asks for the next one at once, so that ask found the account's queue still
+ * locked and a burst of one account waited on the hand-off (issue 29) rather than on its jobs.
+ * Only an entry this worker still holds is touched; graphile-worker's completion that follows
+ * then finds nothing left to do. A failure here is only a lost head start: that completion runs.
+ */
+async function dequeueDone(job: { id: string; job_queue_id: number | null; locked_by: string | null }, withPgClient: WithPgClient, log: Logger): Promise<void> {
+  if (job.job_queue_id === null || job.locked_by === null) return;
+  await withPgClient((client) =>
+    client.query(
+      `with entry as (delete from graphile_worker._private_jobs where id = $1::bigint and locked_by = $2::text returning job_queue_id)
+       update graphile_worker._private_job_queues as q set locked_by = null, locked_at = null
+       from entry where q.id = entry.job_queue_id and q.locked_by = $2::text`,
+      [job.id, job.locked_by],
+    ),
+  ).catch((err: unknown) => log.debug({ err: String(err) }, 'early dequeue failed; the queue completes the job itself'));
+}
+
 export interface JobRunnerOptions {
   connectionString: string;
   concurrency: number;
@@ -35,8 +55,8 @@ export interface JobRunnerOptions {
   /** How often each worker records that it is alive, and when a silent one counts as dead. */
   heartbeatMs: number;
   staleAfterMs: number;
-  /** Runs one job; throwing asks for a retry (with backoff) until the last attempt. */
-  execute(jobId: string, attempt: number, maxAttempts: number): Promise<void>;
+  /** Runs one job (`keyId`: the key its queue entry names, when it names one); throwing asks for a retry (with backoff) until the last attempt. */
+  execute(jobId: string, attempt: number, maxAttempts: number, keyId: string | undefined): Promise<void>;
   deleteExpired(): Promise<number>;
   /** One attempt to deliver a job's webhook (its own schedule of retries; see router/webhook-delivery). */
   deliverWebhook?(webhookId: number): Promise<void>;
@@ -153,7 +173,10 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     logger,
     events,
     taskList: {
-      run_operation: async (payload, helpers) => o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts),
+      run_operation: async (payload, helpers) => {
+        await o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts, payload.keyId);
+        await dequeueDone(helpers.job, helpers.withPgClient, o.log);
+      },
       delete_expired_jobs: async () => void (await o.deleteExpired()),
       deliver_webhook: async (payload) => void (await o.deliverWebhook?.(payload.webhookId)),
     } satisfies { [T in TaskName]: Task<T> },

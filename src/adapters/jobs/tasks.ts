@@ -10,7 +10,11 @@ declare global {
   namespace GraphileWorker {
     interface Tasks {
       /** Run an accepted job through its procedure (router/jobs/job-executor.ts). */
-      run_operation: { jobId: string };
+      run_operation: {
+        jobId: string;
+        /** The key that made the job, so the worker looks it up while it marks the job running (absent on entries queued before it was added). */
+        keyId?: string;
+      };
       /** One delivery attempt of a job's webhook (router/webhooks/webhook-delivery.ts). */
       deliver_webhook: { webhookId: number };
       /** Delete jobs, answers and webhooks past their retention (a cron task). */

@@ -50,8 +50,11 @@ export interface JobStore {
   find(id: string, owner: { accountId: string; keyEnv: KeyEnv }, now: Date): Promise<JobRecord | null>;
   /** Marks a job running; null when it is already completed or failed (nothing to do). */
   start(id: string, now: Date): Promise<JobRecord | null>;
-  /** Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. */
-  complete(id: string, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
+  /**
+   * Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. `job`
+   * is the job as `start` returned it (its account is charged, and must still own it).
+   */
+  complete(job: Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'procedure'>, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
   fail(id: string, error: Record<string, unknown>, now: Date): Promise<void>;
   /** Keeps an attempt's retryable error on a job still in flight: the error it ends with if the queue gives up. */
   noteFailure(id: string, error: Record<string, unknown>): Promise<void>;

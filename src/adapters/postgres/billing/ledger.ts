@@ -32,7 +32,18 @@ export async function postFencedEntry(db: Db | Tx, entry: LedgerEntry, fence: SQ
   return postGuarded(db, entry, fence);
 }
 
-async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null): Promise<PostResult | 'fenced_out'> {
+/**
+ * As postFencedEntry, with `along`: a data-modifying query run in the SAME statement, which may read
+ * `appended` (the row this post appended; empty when nothing moved) and `dup` (the entry key was
+ * already in the ledger). A job's completion rides the debit this way (issue 29): its row is marked
+ * completed only when its charge is in the ledger, in one round trip and one implicit transaction.
+ * A unique violation (a concurrent post of the same key) is thrown here, since `along` did not run.
+ */
+export async function postFencedEntryAlong(db: Db | Tx, entry: LedgerEntry, fence: SQL, along: SQL): Promise<PostResult | 'fenced_out'> {
+  return postGuarded(db, entry, fence, along);
+}
+
+async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null, along: SQL | null = null): Promise<PostResult | 'fenced_out'> {
   const { accountId, entryKey, amount, reason } = entry;
   // The console's columns ride in the same statement: no extra round trip on the billed path.
   // Array literals, since drizzle would spread a JS array into a parameter list; platform names
@@ -55,7 +66,7 @@ async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null): 
         insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, platforms, platform_credits, status, key_id)
         select ${accountId}, ${entryKey}, ${amount}, credit_balance, ${reason}, ${platforms}::text[], ${platformCredits}::integer[], ${entry.status ?? null}, ${entry.keyId ?? null} from moved
         returning balance_after
-      )
+      ) ${along ? sql`, along as (${along})` : sql``}
       select (select credit_balance::text from accounts where id = ${accountId}) as before,
              exists (select 1 from dup) as duplicate,
              (select balance_after::text from appended) as after,
@@ -66,7 +77,7 @@ async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null): 
     if (row.duplicate && row.before !== null) return { balance: Number(row.before), duplicate: true };
     return null;
   } catch (err) {
-    if ((err as { code?: string; cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION && (err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    if (along || ((err as { code?: string; cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION && (err as { code?: string }).code !== UNIQUE_VIOLATION)) throw err;
     const [account] = await db.select({ balance: accounts.creditBalance }).from(accounts).where(eq(accounts.id, accountId));
     return account ? { balance: account.balance, duplicate: true } : null;
   }

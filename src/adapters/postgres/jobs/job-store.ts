@@ -1,8 +1,8 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { JobRecord, JobStore, NewJob } from '../../../domain/ports/jobs.js';
 import type { LedgerEntry } from '../../../domain/ports/billing.js';
 import type { Db } from '../db.js';
-import { postEntry, type Tx } from '../billing/ledger.js';
+import { postFencedEntryAlong, type Tx } from '../billing/ledger.js';
 import { asyncJobs, creditHolds } from '../schema.js';
 import { TASKS, type TaskPayload } from '../../jobs/tasks.js';
 import { Failed, batcher } from './batcher.js';
@@ -44,7 +44,7 @@ function isDataError(err: unknown): boolean {
 
 /** One job as enqueue_jobs reads it. */
 function enqueueArgument(job: NewJob) {
-  const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id };
+  const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id, keyId: job.keyId };
   return {
     id: job.id, account_id: job.accountId, key_id: job.keyId, key_env: job.keyEnv, procedure: job.procedure, input: job.input ?? null,
     dedup_key: job.dedupKey, platforms: job.platforms, estimated_seconds: job.estimatedSeconds, created_at: job.now.toISOString(),
@@ -130,17 +130,28 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       return row ? toRecord(row) : null;
     },
 
-    async complete(id, { credits, result, billed, now }) {
-      return db.transaction(async (tx) => {
-        const [job] = await tx.select().from(asyncJobs).where(eq(asyncJobs.id, id)).for('update');
-        if (!job || !IN_FLIGHT.includes(job.status)) return 'already_done' as const;
-        if (credits > 0) {
-          const posted = await postEntry(tx, { accountId: job.accountId, entryKey: `job:${id}`, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId: `job:${id}` });
-          if (!posted) return 'unaffordable' as const;
-        } else await releaseJobHold(tx, id);
-        await tx.update(asyncJobs).set({ status: 'completed', result, creditsCharged: credits, finishedAt: now }).where(eq(asyncJobs.id, id));
-        return 'completed' as const;
-      });
+    async complete(job, { credits, result, billed, now }) {
+      // One statement, one round trip (issue 29): the job row, locked while it is still in flight,
+      // fences the debit; the row is marked completed in the same statement only when its charge
+      // is in the ledger, and the job's hold is released with it. A job no longer in flight (a
+      // re-run after a crash, a concurrent attempt) is left alone and charges nothing.
+      const id = job.id;
+      const holdId = `job:${id}`;
+      const completed = (charged: SQL) => sql`
+        update ${asyncJobs} set status = 'completed', result = ${JSON.stringify(result)}::jsonb, credits_charged = ${credits}, finished_at = ${now.toISOString()}::timestamptz
+        where id = ${id} and status in ('pending', 'running') and ${charged} returning id`;
+      if (credits > 0) {
+        const inFlight = sql`select 1 from ${asyncJobs} where id = ${id} and account_id = ${job.accountId} and status in ('pending', 'running') for update`;
+        const entry = { accountId: job.accountId, entryKey: holdId, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId };
+        const posted = await postFencedEntryAlong(db, entry, inFlight, completed(sql`(exists (select 1 from appended) or exists (select 1 from dup))`));
+        if (posted === 'fenced_out') return 'already_done';
+        return posted ? 'completed' : 'unaffordable';
+      }
+      const { rows } = await db.execute<{ completed: boolean }>(sql`
+        with done as (${completed(sql`true`)}),
+        released as (delete from ${creditHolds} where id = ${holdId} and exists (select 1 from done))
+        select exists (select 1 from done) as completed`);
+      return rows[0]?.completed ? 'completed' : 'already_done';
     },
 
     async fail(id, error, now) {
