@@ -29,6 +29,16 @@ function quietLogger(log?: Logger): WorkerLogger {
 const QUEUE_UNLOCK_RETRY_MS = 10;
 
 /**
+ * graphile-worker 0.17.3's own completion of a job, on its private tables (`_private_jobs`,
+ * `_private_job_queues`): the only statement of ours that touches them.
+ * test/contract/graphile-internals.test.ts runs it on a migrated queue and fails when an upgrade
+ * renames what it names. $1 the job id, $2 the worker holding it.
+ */
+export const EARLY_DEQUEUE_SQL = `with entry as (delete from graphile_worker._private_jobs where id = $1::bigint and locked_by = $2::text returning job_queue_id)
+       update graphile_worker._private_job_queues as q set locked_by = null, locked_at = null
+       from entry where q.id = entry.job_queue_id and q.locked_by = $2::text`;
+
+/**
  * Removes a finished job's queue entry and unlocks its named queue before the task returns, as
  * graphile-worker's own completion would (the same statement): graphile-worker completes a job
  * without waiting and asks for the next one at once, so that ask found the account's queue still
@@ -39,12 +49,7 @@ const QUEUE_UNLOCK_RETRY_MS = 10;
 async function dequeueDone(job: { id: string; job_queue_id: number | null; locked_by: string | null }, withPgClient: WithPgClient, log: Logger): Promise<void> {
   if (job.job_queue_id === null || job.locked_by === null) return;
   await withPgClient((client) =>
-    client.query(
-      `with entry as (delete from graphile_worker._private_jobs where id = $1::bigint and locked_by = $2::text returning job_queue_id)
-       update graphile_worker._private_job_queues as q set locked_by = null, locked_at = null
-       from entry where q.id = entry.job_queue_id and q.locked_by = $2::text`,
-      [job.id, job.locked_by],
-    ),
+    client.query(EARLY_DEQUEUE_SQL, [job.id, job.locked_by]),
   ).catch((err: unknown) => log.debug({ err: String(err) }, 'early dequeue failed; the queue completes the job itself'));
 }
 
