@@ -1091,7 +1091,7 @@ export interface components {
                     negative?: number;
                     /** @description Of those, the ones that are neither. */
                     neutral?: number;
-                }[];
+                }[] | null;
                 /** @enum {string} */
                 basis?: "platform" | "sample";
             } | null;

@@ -105,6 +105,9 @@ describe('on MCP (full, compact, fields) and tRPC', () => {
     expect(await call({ platform: 'vrbo', id: vrbo, view: 'compact' })).not.toHaveProperty('reviewSummary');
     const airbnb = await listingWith('airbnb', (n) => n > 0);
     expect((await call({ platform: 'airbnb', id: airbnb, view: 'compact' })).reviewSummary).not.toHaveProperty('histogram');
+    // fields= keeps the null parts as they are.
+    expect(await call({ platform: 'airbnb', id: airbnb, fields: ['reviewSummary'] })).toEqual({ reviewSummary: expect.objectContaining({ histogram: null, mentions: null }) });
+    expect(await call({ platform: 'vrbo', id: vrbo, fields: ['reviewSummary.mentions'] })).toEqual({ reviewSummary: null });
 
     const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: `Bearer ${key}` } })] });
     const answer = await trpc.listing.query({ platform: 'google', id: google });

@@ -20,7 +20,7 @@ export const ShapedItem = z
       .nullable(),
     host: z.object(Host.shape).partial().strict().nullable(),
     alsoOn: z.array(Property.shape.alsoOn.unwrap().element.partial().strict()),
-    reviewSummary: z.object(ReviewSummary.shape).extend({ mentions: z.array(ReviewMention.partial().strict()) }).partial().strict().nullable(),
+    reviewSummary: z.object(ReviewSummary.shape).extend({ mentions: z.array(ReviewMention.partial().strict()).nullable() }).partial().strict().nullable(),
   })
   .partial()
   .strict()
