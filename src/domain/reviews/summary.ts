@@ -3,7 +3,7 @@ import type { Review, ReviewSummary } from '../model/review.js';
 import type { ReviewMention } from '../model/review-summary.js';
 import type { Platform } from '../platforms.js';
 
-/** What a platform's reviews answer states about all of a listing's reviews (issue 25 item 4). */
+/** What a platform's reviews answer, or its listing, states about all of a listing's reviews (issue 25 item 4). */
 export interface StatedReviewSummary {
   count: number;
   average: number | null;
@@ -49,12 +49,10 @@ export function byTripTypeOf(reviews: Review[]): ReviewSummary['byTripType'] {
 export function platformSummary(platform: Platform, scale: 5 | 10, stated: StatedReviewSummary, where: StatedIn): { summary: ReviewSummary; warnings: Warning[] } {
   const warnings: Warning[] = [];
   const missing = (part: string, why: string) => warnings.push({ code: 'field_unavailable', message: `reviewSummary.${part}: ${why}`, platform });
-  let histogram = stated.histogram;
-  if (histogram === null) missing('histogram', `${platform} states the total and the average but no histogram`);
-  else if (histogram.reduce((a, b) => a + b.count, 0) !== stated.count) {
-    missing('histogram', `${platform}'s reviews per rating add up to ${histogram.reduce((a, b) => a + b.count, 0)}, not to its total of ${stated.count}`);
-    histogram = null;
-  }
+  const summed = stated.histogram?.reduce((n, h) => n + h.count, 0) ?? null;
+  const histogram = summed === stated.count ? stated.histogram : null;
+  if (summed === null) missing('histogram', `${platform} states the total and the average but no histogram`);
+  else if (histogram === null) missing('histogram', `${platform}'s reviews per rating add up to ${summed}, not to its total of ${stated.count}`);
   if (stated.categories === null) missing('categories', `${platform} states no category scores in its ${where}`);
   if (stated.mentions === null) missing('mentions', `${platform} states no topics reviewers mention in its ${where}`);
   const hint = where === 'reviews answer' ? '; call without summary to read the reviews\' own tripType' : '';
