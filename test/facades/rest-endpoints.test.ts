@@ -77,11 +77,12 @@ describe('GET /v1/listing/{platform}/{id}', () => {
     const search = await ok('/v1/search?location=Lisbon&platforms=booking&limit=1');
     const found = search.data[0];
     const detail = await ok(`/v1/listing/booking/${found.platformListingId}`);
-    // Only a search item has a distance; only a listing says what is nearby (issue 25).
+    // Only a search item has a distance; only a listing says what is nearby and the reviews' verdict (issue 25).
     const { distanceKm: _distance, ...listed } = found;
-    const { nearby, ...rest } = detail.data;
+    const { nearby, reviewSummary, ...rest } = detail.data;
     expect(rest).toEqual(listed);
     expect(nearby).toBeNull();
+    expect(reviewSummary === null ? null : reviewSummary.count).toBe(found.reviewCount === 0 ? null : found.reviewCount);
     expect(detail.meta).toMatchObject({ platforms: ['booking'], pagination: null });
     const priced = await ok(`/v1/listing/booking/${found.platformListingId}?checkIn=${start}&checkOut=${addDays(start, 3)}&currency=GBP`);
     expect(priced.data.price).toMatchObject({ currency: 'GBP', nights: 3 });

@@ -20,7 +20,7 @@ afterAll(async () => {
   await replay?.close();
 });
 
-type Summary = { count: number; average: number | null; ratingScale: number; histogram: { rating: number; count: number }[] | null; categories: unknown[] | null; byTripType: { tripType: string; count: number }[] | null; basis: string };
+type Summary = { count: number; average: number | null; ratingScale: number; histogram: { rating: number; count: number }[] | null; categories: unknown[] | null; mentions?: unknown[] | null; byTripType: { tripType: string; count: number }[] | null; basis: string };
 type Body = { data: { rating: number | null; title: string | null; text: string | null; liked: string | null; disliked: string | null; tripType: string | null }[]; meta: { reviewSummary?: Summary; creditsCharged: number; warnings: { code: string; message: string }[] } };
 async function ok(path: string, k = key): Promise<Body> {
   const res = await app.get(path, k);
@@ -102,8 +102,8 @@ describe('on the other faces, and billing', () => {
   it('a live airbnb summary is read from the listing page (its total and rating), and costs nothing more', async () => {
     const { key: live, accountId } = await app.newKey('live', { plan: 'scale', credits: 100 });
     const body = await ok('/v1/reviews?platform=airbnb&listingId=910000001&summary=true', live);
-    expect(body.meta.reviewSummary).toEqual({ count: 112, average: 4.87, ratingScale: 5, histogram: null, categories: null, byTripType: null, basis: 'platform' });
-    expect(body.meta.warnings.map((w) => w.message.split(':')[0])).toEqual(expect.arrayContaining(['reviewSummary.histogram', 'reviewSummary.categories', 'reviewSummary.byTripType']));
+    expect(body.meta.reviewSummary).toEqual({ count: 112, average: 4.87, ratingScale: 5, histogram: null, categories: null, mentions: null, byTripType: null, basis: 'platform' });
+    expect(body.meta.warnings.map((w) => w.message.split(':')[0])).toEqual(expect.arrayContaining(['reviewSummary.histogram', 'reviewSummary.categories', 'reviewSummary.mentions', 'reviewSummary.byTripType']));
     expect(body.meta.creditsCharged).toBe(2);
     expect(await app.balanceOf(accountId)).toBe(98);
   });

@@ -92,7 +92,9 @@ describe.skipIf(!existsSync(SAMPLES))('airbnb parsers on the recorded samples', 
     expect(p.amenities).not.toContain('air_conditioning'); // listed with available: false
     expect(p.images).toHaveLength(4);
     expect(p.images![0]).toBe('https://example.com/fixture-image/anon/apartment-0.jpeg');
-    expect(w.list).toEqual([]);
+    // The reviews' verdict is the page's REVIEWS_DEFAULT section: no histogram, topics or trip types, each said once.
+    expect(p.reviewSummary).toEqual({ count: 490, average: 4.91, ratingScale: 5, histogram: null, categories: [{ name: 'Cleanliness', score: 5, scale: 5 }, { name: 'Accuracy', score: 5, scale: 5 }], mentions: null, byTripType: null, basis: 'platform' });
+    expect(w.list.map((x) => x.message.split(':')[0])).toEqual(['reviewSummary.histogram', 'reviewSummary.mentions', 'reviewSummary.byTripType']);
   });
 
   it('StaysPdpSections excerpt: an answer for another listing is a failed leg', () => {

@@ -30,18 +30,27 @@ describe('a summary computed over the reviews read', () => {
     );
   });
 
-  it('gives the mean, the figures per trip type, and says why categories are null', () => {
+  it('gives the mean, the figures per trip type, and says why categories and mentions are null', () => {
     const reviews = [review({ rating: 9.2, tripType: 'couple' }), review({ rating: 7.5, tripType: 'business' }), review({ rating: 8.8, tripType: 'couple' }), review({ rating: null, tripType: 'couple' })];
     const { summary, warnings } = summarizeReviews('booking', 10, reviews, null);
     expect(summary).toMatchObject({ count: 3, average: 8.5, basis: 'sample', categories: null, byTripType: [{ tripType: 'couple', count: 3, average: 9 }, { tripType: 'business', count: 1, average: 7.5 }] });
     expect(histogramOf(reviews, 10).filter((h) => h.count > 0)).toEqual([{ rating: 9, count: 2 }, { rating: 8, count: 1 }]);
-    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^reviewSummary\.categories:/)]);
+    expect(summary.mentions).toBeNull();
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^reviewSummary\.categories:/), expect.stringMatching(/^reviewSummary\.mentions:/)]);
   });
 
   it('takes the platform\'s figures when it states them, and names each part it does not', () => {
-    const { summary, warnings } = summarizeReviews('google', 5, [review({ rating: 1 })], { count: 1771, average: 4.2, histogram: null, categories: null });
-    expect(summary).toEqual({ count: 1771, average: 4.2, ratingScale: 5, histogram: null, categories: null, byTripType: null, basis: 'platform' });
-    expect(warnings.map((w) => w.message.split(':')[0])).toEqual(['reviewSummary.histogram', 'reviewSummary.categories', 'reviewSummary.byTripType']);
+    const { summary, warnings } = summarizeReviews('google', 5, [review({ rating: 1 })], { count: 1771, average: 4.2, histogram: null, categories: null, mentions: null });
+    expect(summary).toEqual({ count: 1771, average: 4.2, ratingScale: 5, histogram: null, categories: null, mentions: null, byTripType: null, basis: 'platform' });
+    expect(warnings.map((w) => w.message.split(':')[0])).toEqual(['reviewSummary.histogram', 'reviewSummary.categories', 'reviewSummary.mentions', 'reviewSummary.byTripType']);
+  });
+
+  it('drops a stated histogram that does not add up to the stated total, saying so (never repaired)', () => {
+    const histogram = [{ rating: 5, count: 10 }, { rating: 4, count: 5 }];
+    const { summary, warnings } = summarizeReviews('google', 5, [], { count: 16, average: 4.6, histogram, categories: null, mentions: null });
+    expect(summary.histogram).toBeNull();
+    expect(warnings).toContainEqual(expect.objectContaining({ code: 'field_unavailable', message: "reviewSummary.histogram: google's reviews per rating add up to 15, not to its total of 16" }));
+    expect(summarizeReviews('google', 5, [], { count: 15, average: 4.6, histogram, categories: null, mentions: null }).summary.histogram).toEqual(histogram);
   });
 });
 
@@ -65,7 +74,7 @@ const load = (file: string) => JSON.parse(readFileSync(path.join(SAMPLES!, file)
 describe.skipIf(!SAMPLES)('on the recorded answers', () => {
   it('google Maps states the place\'s total and average (anon-serpapi-google_maps_reviews-goa-hotel.json)', () => {
     const page = parseMapsReviews(load('google/anon-serpapi-google_maps_reviews-goa-hotel.json'), 'ChIJCQgB_SjBvzsRTNqpJU5Xifc');
-    expect(page.stated).toEqual({ count: 1771, average: 4.2, histogram: null, categories: null });
+    expect(page.stated).toEqual({ count: 1771, average: 4.2, histogram: null, categories: null, mentions: null });
     const { summary } = summarizeReviews('google', 5, page.reviews, page.stated);
     expect(summary.basis).toBe('platform');
   });
@@ -74,9 +83,10 @@ describe.skipIf(!SAMPLES)('on the recorded answers', () => {
     expect(statedReviewSummary(load('airbnb/live-StaysPdpSections-undated-listing19861171.json'))).toEqual({
       count: 135, average: 4.84, histogram: null,
       categories: [['Cleanliness', 4.8], ['Accuracy', 4.9], ['Check-in', 4.9], ['Communication', 4.9], ['Location', 4.9], ['Value', 4.6]].map(([name, score]) => ({ name, score, scale: 5 })),
+      mentions: null,
     });
     expect(statedReviewSummary(load('airbnb/anon-graphql-StaysPdpSections-excerpt-apartment-listing38817969.json'))).toEqual({
-      count: 490, average: 4.91, histogram: null, categories: [{ name: 'Cleanliness', score: 5, scale: 5 }, { name: 'Accuracy', score: 5, scale: 5 }],
+      count: 490, average: 4.91, histogram: null, categories: [{ name: 'Cleanliness', score: 5, scale: 5 }, { name: 'Accuracy', score: 5, scale: 5 }], mentions: null,
     });
     expect(statedReviewSummary({ data: {} })).toBeNull();
   });

@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Listing detail
-         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. nearby lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. Costs 1 credit.
+         * @description The full normalised listing; with checkIn and checkOut a price for the stay is embedded. nearby lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. reviewSummary is the reviews' verdict as the listing states it (count, average, histogram, category scores, mentions: the topics reviewers talk about and how), each part it does not state null with a warning. Costs 1 credit.
          */
         get: operations["listing"];
         put?: never;
@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Listing reviews
-         * @description Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). summary=true adds meta.reviewSummary: the platform's own count, average, histogram and category scores where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. Costs 2 credits per started block of 20 reviews returned. A summary costs nothing more.
+         * @description Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). summary=true adds meta.reviewSummary: the platform's own count, average, histogram, category scores and topics mentioned where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. Costs 2 credits per started block of 20 reviews returned. A summary costs nothing more.
          */
         get: operations["reviews"];
         put?: never;
@@ -249,6 +249,8 @@ export interface components {
             distanceKm?: number | null;
             /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
             nearby?: components["schemas"]["NearbyPlace"][] | null;
+            /** @description listing: the reviews' verdict as the platform states it on the listing (basis platform): count, average, histogram, category scores and the topics reviewers mention; a part it does not state is null, and the whole null when it states no total, each with a field_unavailable warning. The same object as meta.reviewSummary of reviews with summary=true. Absent in search items. */
+            reviewSummary?: components["schemas"]["ReviewSummary"] | null;
             /** @description search: the same home on other platforms (same place within 50 m, similar name, same bedrooms and guests), folded into this item. Absent with dedupe=false. */
             alsoOn?: {
                 platform: components["schemas"]["Platform"];
@@ -354,6 +356,46 @@ export interface components {
                 minutes: number;
             }[];
         };
+        ReviewSummary: {
+            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+            count: number;
+            /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
+            average: number | null;
+            ratingScale: 5 | 10;
+            /** @description Reviews per whole rating, highest first (a 10-scale rating counts at its nearest whole number); adds up to count. null when the platform states a total but no histogram. */
+            histogram: {
+                rating: number;
+                count: number;
+            }[] | null;
+            /** @description Category scores the platform states (cleanliness, location...); null when it states none (always for basis sample: reviews carry no category scores). */
+            categories: {
+                name: string;
+                score: number;
+                scale: number;
+            }[] | null;
+            /** @description Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none. */
+            byTripType: {
+                tripType: string;
+                count: number;
+                average: number | null;
+            }[] | null;
+            /** @description What reviewers talk about and how: per topic, the reviews that mention it and how many of them speak well, ill or neither of it, as the platform counts them (google states them), most mentioned first. null, with a warning, when the platform states none (always for basis sample). */
+            mentions?: components["schemas"]["ReviewMention"][] | null;
+            /** @enum {string} */
+            basis: "platform" | "sample";
+        };
+        ReviewMention: {
+            /** @description What the reviews speak of, as the platform names it ("Service", "Bathroom and toiletries", "Public transit"). */
+            topic: string;
+            /** @description Reviews that mention the topic. */
+            mentioned: number;
+            /** @description Of those, the ones that speak well of it. */
+            positive: number;
+            /** @description Of those, the ones that speak ill of it. */
+            negative: number;
+            /** @description Of those, the ones that are neither. */
+            neutral: number;
+        };
         Meta: {
             requestId: string;
             platforms: components["schemas"]["Platform"][];
@@ -370,7 +412,7 @@ export interface components {
             cheapestStays?: components["schemas"]["CheapestStay"][];
             /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
             resolved?: components["schemas"]["Resolved"];
-            /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+            /** @description reviews with summary=true: count, average, histogram, categories, the topics reviewers mention and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
             reviewSummary?: components["schemas"]["ReviewSummary"];
         };
         Pagination: {
@@ -474,32 +516,6 @@ export interface components {
             lng: number;
             /** @description The radius searched around lat,lng, when the platform searches a circle. */
             radiusKm: number | null;
-        };
-        ReviewSummary: {
-            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
-            count: number;
-            /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
-            average: number | null;
-            ratingScale: 5 | 10;
-            /** @description Reviews per whole rating, highest first (a 10-scale rating counts at its nearest whole number); adds up to count. null when the platform states a total but no histogram. */
-            histogram: {
-                rating: number;
-                count: number;
-            }[] | null;
-            /** @description Category scores the platform states (cleanliness, location...); null when it states none (always for basis sample: reviews carry no category scores). */
-            categories: {
-                name: string;
-                score: number;
-                scale: number;
-            }[] | null;
-            /** @description Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none. */
-            byTripType: {
-                tripType: string;
-                count: number;
-                average: number | null;
-            }[] | null;
-            /** @enum {string} */
-            basis: "platform" | "sample";
         };
         AvailabilityResponse: {
             data: components["schemas"]["AvailabilityItem"][];
@@ -878,7 +894,7 @@ export interface components {
                 cheapestStays?: components["schemas"]["CheapestStay"][];
                 /** @description What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched. */
                 resolved?: components["schemas"]["Resolved"];
-                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                /** @description reviews with summary=true: count, average, histogram, categories, the topics reviewers mention and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
                 reviewSummary?: components["schemas"]["ReviewSummary"];
             } | {
                 requestId: string;
@@ -953,7 +969,7 @@ export interface components {
                         } | null;
                     };
                 };
-                /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+                /** @description reviews with summary=true: count, average, histogram, categories, the topics reviewers mention and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
                 reviewSummary?: components["schemas"]["ReviewSummary"];
                 nextCursor?: string;
                 failedPlatforms?: components["schemas"]["PlatformResult"][];
@@ -1041,6 +1057,44 @@ export interface components {
             distanceKm?: number | null;
             /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
             nearby?: components["schemas"]["NearbyPlace"][] | null;
+            reviewSummary?: {
+                /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+                count?: number;
+                /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
+                average?: number | null;
+                ratingScale?: 5 | 10;
+                /** @description Reviews per whole rating, highest first (a 10-scale rating counts at its nearest whole number); adds up to count. null when the platform states a total but no histogram. */
+                histogram?: {
+                    rating: number;
+                    count: number;
+                }[] | null;
+                /** @description Category scores the platform states (cleanliness, location...); null when it states none (always for basis sample: reviews carry no category scores). */
+                categories?: {
+                    name: string;
+                    score: number;
+                    scale: number;
+                }[] | null;
+                /** @description Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none. */
+                byTripType?: {
+                    tripType: string;
+                    count: number;
+                    average: number | null;
+                }[] | null;
+                mentions?: {
+                    /** @description What the reviews speak of, as the platform names it ("Service", "Bathroom and toiletries", "Public transit"). */
+                    topic?: string;
+                    /** @description Reviews that mention the topic. */
+                    mentioned?: number;
+                    /** @description Of those, the ones that speak well of it. */
+                    positive?: number;
+                    /** @description Of those, the ones that speak ill of it. */
+                    negative?: number;
+                    /** @description Of those, the ones that are neither. */
+                    neutral?: number;
+                }[] | null;
+                /** @enum {string} */
+                basis?: "platform" | "sample";
+            } | null;
             alsoOn?: {
                 platform?: components["schemas"]["Platform"];
                 platformListingId?: string;
@@ -1215,7 +1269,7 @@ export interface components {
                     } | null;
                 };
             };
-            /** @description reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
+            /** @description reviews with summary=true: count, average, histogram, categories, the topics reviewers mention and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample). */
             reviewSummary?: components["schemas"]["ReviewSummary"];
             nextCursor?: string;
             failedPlatforms?: components["schemas"]["PlatformResult"][];
@@ -3055,7 +3109,7 @@ export interface operations {
                 /** @description Only reviews whose title, text, liked or disliked contain this, case-insensitively ("noise"). */
                 q?: string;
                 /**
-                 * @description true: add meta.reviewSummary (count, average, histogram, categories, byTripType, basis): the platform's own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.
+                 * @description true: add meta.reviewSummary (count, average, histogram, categories, mentions, byTripType, basis): the platform's own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.
                  * @example true
                  */
                 summary?: boolean;

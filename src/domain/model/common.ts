@@ -119,7 +119,7 @@ export const Meta = z
       .optional()
       .describe('availability with nights=N: up to 5 stays of exactly N nights the calendar allows (check-in and check-out flags and minimum stays respected, every night priced), cheapest first; [] with a warning when none can be priced. Absent without nights.'),
     resolved: Resolved.optional().describe('What the request was understood to be about (search: the place, and the radius or box searched; price-compare: the property). Absent when nothing said so: live searches name no place, as no recorded platform search answer names the place it searched.'),
-    reviewSummary: ReviewSummary.optional().describe('reviews with summary=true: count, average, histogram, categories and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample).'),
+    reviewSummary: ReviewSummary.optional().describe('reviews with summary=true: count, average, histogram, categories, the topics reviewers mention and figures per trip type, as the platform states them (basis platform) or computed over the reviews read (basis sample).'),
   })
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof Meta>;

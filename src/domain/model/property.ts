@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Platform } from './common.js';
 import { PriceBasis, TOTAL_PRICE_DESCRIPTION } from './basis.js';
+import { ReviewSummary } from './review-summary.js';
 import { CONTEXT_DESCRIPTION, FeeItem, OFFERS_DESCRIPTION, PriceContext, RateOffer } from './rates.js';
 
 export { PRICE_BASES, PriceBasis, TOTAL_PRICE_DESCRIPTION } from './basis.js';
@@ -105,6 +106,9 @@ export const Property = z
       .nullable()
       .optional()
       .describe('listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items.'),
+    reviewSummary: ReviewSummary.nullable()
+      .optional()
+      .describe('listing: the reviews\' verdict as the platform states it on the listing (basis platform): count, average, histogram, category scores and the topics reviewers mention; a part it does not state is null, and the whole null when it states no total, each with a field_unavailable warning. The same object as meta.reviewSummary of reviews with summary=true. Absent in search items.'),
     alsoOn: z
       .array(z.object({ platform: Platform, platformListingId: z.string(), price: z.number().nullable().describe('That listing\'s totalPrice, in the same currency and on its own basis.') }))
       .optional()

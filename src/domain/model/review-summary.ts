@@ -1,9 +1,21 @@
 import { z } from 'zod';
 
+/** One topic reviewers talk about, and how (Google Hotels' `reviews_breakdown`). */
+export const ReviewMention = z
+  .object({
+    topic: z.string().describe('What the reviews speak of, as the platform names it ("Service", "Bathroom and toiletries", "Public transit").'),
+    mentioned: z.number().int().min(0).describe('Reviews that mention the topic.'),
+    positive: z.number().int().min(0).describe('Of those, the ones that speak well of it.'),
+    negative: z.number().int().min(0).describe('Of those, the ones that speak ill of it.'),
+    neutral: z.number().int().min(0).describe('Of those, the ones that are neither.'),
+  })
+  .meta({ id: 'ReviewMention' });
+export type ReviewMention = z.infer<typeof ReviewMention>;
+
 /**
  * Issue 25 item 4: the reviews' verdict. `basis: platform` is what the platform states about all
  * of the listing's reviews (whatever the filters); `sample` is computed over the reviews this
- * call read. A part neither gives is null, with a warning saying why.
+ * call read; the listing detail carries the platform's. A part neither gives is null, with a warning saying why.
  */
 export const ReviewSummary = z
   .object({
@@ -22,6 +34,11 @@ export const ReviewSummary = z
       .array(z.object({ tripType: z.string(), count: z.number().int().min(1), average: z.number().nullable() }))
       .nullable()
       .describe('Reviews and mean rating per trip type (couple, family, business...), most reviews first; null when no review read states one, or (basis platform) the platform states none.'),
+    mentions: z
+      .array(ReviewMention)
+      .nullable()
+      .optional()
+      .describe('What reviewers talk about and how: per topic, the reviews that mention it and how many of them speak well, ill or neither of it, as the platform counts them (google states them), most mentioned first. null, with a warning, when the platform states none (always for basis sample).'),
     basis: z.enum(['platform', 'sample']),
   })
   .meta({ id: 'ReviewSummary' });

@@ -4,6 +4,7 @@ import { Meta, Platform, PlatformResult, Resolved, Warning } from './common.js';
 import { Fees, Host, Location, Property, StayPrice } from './property.js';
 import { PriceContext, RateOffer } from './rates.js';
 import { Review } from './review.js';
+import { ReviewMention, ReviewSummary } from './review-summary.js';
 
 // Nested objects may be cut down too (fields=price.totalPrice; the compact view's location and price).
 export const ShapedItem = z
@@ -19,6 +20,7 @@ export const ShapedItem = z
       .nullable(),
     host: z.object(Host.shape).partial().strict().nullable(),
     alsoOn: z.array(Property.shape.alsoOn.unwrap().element.partial().strict()),
+    reviewSummary: z.object(ReviewSummary.shape).extend({ mentions: z.array(ReviewMention.partial().strict()).nullable() }).partial().strict().nullable(),
   })
   .partial()
   .strict()

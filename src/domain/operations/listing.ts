@@ -69,9 +69,14 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
   if (nearby === null && !warnings.some((w) => w.code === 'field_unavailable' && w.message.startsWith('nearby:'))) {
     warnings.push({ code: 'field_unavailable', message: `nearby: ${platform}'s listing names no places nearby`, platform });
   }
+  const reviewSummary = detail.value.value.reviewSummary ?? null;
+  // Issue 25: the adapters say why a part is missing; a listing without any verdict says so once here.
+  if (reviewSummary === null && !warnings.some((w) => w.code === 'field_unavailable' && w.message.startsWith('reviewSummary:'))) {
+    warnings.push({ code: 'field_unavailable', message: `reviewSummary: ${platform}'s listing states no review total and rating`, platform });
+  }
   return {
     operation: 'listing',
-    data: { ...detail.value.value, price, nearby },
+    data: { ...detail.value.value, price, nearby, reviewSummary },
     platforms: [platform],
     legs: [{ ...report(detail), cached: detail.cached && (quote?.cached ?? true) }],
     warnings,

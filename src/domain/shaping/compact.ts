@@ -1,5 +1,7 @@
 /** Places nearby kept in the compact view: the nearest few answer "how far from ..."; the rest is in the full view. */
 export const NEARBY_IN_COMPACT = 5;
+/** Topics reviewers mention kept in the compact view: the most mentioned few say what the reviews are about. */
+export const MENTIONS_IN_COMPACT = 5;
 
 /**
  * Issue 16 item 3: the compact view, written for a model that pays per token. Not short keys:
@@ -28,9 +30,10 @@ export function dropEmpty(value: unknown): unknown {
 /** One item (a Property, possibly projected by `fields`) in the compact view. */
 export function compactItem(item: unknown, fields?: readonly string[]): unknown {
   if (item === null || typeof item !== 'object') return item;
-  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, nearby, ...rest } = item as Record<string, unknown>;
+  const { platformListingId: _id, platform: _platform, url: _url, images, host: _host, price, starRating, location, amenities, nearby, reviewSummary, ...rest } = item as Record<string, unknown>;
   const compact: Record<string, unknown> = { ...rest };
   if (Array.isArray(nearby)) compact.nearby = nearby.slice(0, NEARBY_IN_COMPACT);
+  if (reviewSummary && typeof reviewSummary === 'object') compact.reviewSummary = compactVerdict(reviewSummary as Record<string, unknown>);
   // Amenities are a search filter (amenities=) and in get_listing; kept when asked for by fields.
   if (fields?.includes('amenities')) compact.amenities = amenities;
   if (location && typeof location === 'object') {
@@ -49,6 +52,16 @@ export function compactItem(item: unknown, fields?: readonly string[]): unknown 
   // Hotels' stars are kept (rentals have none, so they drop out as null).
   if (starRating !== undefined) compact.starRating = starRating;
   return dropEmpty(compact);
+}
+
+/**
+ * The reviews' verdict a model reads: total, average, histogram and the most mentioned topics.
+ * The rating scale is the item's; category scores, trip types and basis (always platform on a
+ * listing) are in the full view.
+ */
+function compactVerdict(summary: Record<string, unknown>): Record<string, unknown> {
+  const { count, average, histogram, mentions } = summary;
+  return { count, average, histogram, mentions: Array.isArray(mentions) ? mentions.slice(0, MENTIONS_IN_COMPACT) : mentions };
 }
 
 const round4 = (v: number | null | undefined) => (typeof v === 'number' ? Math.round(v * 1e4) / 1e4 : v);

@@ -14,7 +14,7 @@ export const listing = authedProcedure
       path: '/listing/{platform}/{id}',
       tags: ['Listings'],
       summary: 'Listing detail',
-      description: `The full normalised listing; with checkIn and checkOut a price for the stay is embedded. nearby lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. ${COST_PLACEHOLDER}`,
+      description: `The full normalised listing; with checkIn and checkOut a price for the stay is embedded. nearby lists the places the platform names near it (name, kind, great-circle distanceKm, travel times by mode), or is null with a warning where the platform names none. reviewSummary is the reviews' verdict as the listing states it (count, average, histogram, category scores, mentions: the topics reviewers talk about and how), each part it does not state null with a warning. ${COST_PLACEHOLDER}`,
     },
   })
   .input(ListingInput)

@@ -15,7 +15,7 @@ export const reviews = authedProcedure
       summary: 'Listing reviews',
       description:
         'Normalised, paginated reviews of one listing. q= keeps reviews mentioning a word (title, text, liked, disliked; case-insensitive). ' +
-        'summary=true adds meta.reviewSummary: the platform\'s own count, average, histogram and category scores where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. ' +
+        'summary=true adds meta.reviewSummary: the platform\'s own count, average, histogram, category scores and topics mentioned where it states them (basis platform), else figures computed over the reviews read (basis sample, with byTripType); a missing part is null with a warning. ' +
         `${COST_PLACEHOLDER} A summary costs nothing more.`,
     },
   })

@@ -19,7 +19,7 @@ export const ReviewsInput = z
       .describe('ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review\'s `language`.'),
     minRating: qNum(z.number().min(0).max(10)).optional().describe("On the platform's native rating scale."),
     q: text(100).optional().describe('Only reviews whose title, text, liked or disliked contain this, case-insensitively ("noise").'),
-    summary: qBool().optional().describe('true: add meta.reviewSummary (count, average, histogram, categories, byTripType, basis): the platform\'s own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.'),
+    summary: qBool().optional().describe('true: add meta.reviewSummary (count, average, histogram, categories, mentions, byTripType, basis): the platform\'s own figures where it states them (basis platform, no extra cost), else computed over the reviews read (basis sample). Billing is unchanged.'),
     sort: z.enum(REVIEW_SORTS).default('recent'),
     maxCredits: MaxCredits,
     dryRun: DryRun,

@@ -1,4 +1,6 @@
-import { compositeId } from '../../../domain/platforms.js';
+import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
+import { listingReviewSummary } from '../../../domain/reviews/summary.js';
+import { statedReviewSummary } from './review-summary.js';
 import type { Property } from '../../../domain/model/property.js';
 import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
@@ -84,6 +86,9 @@ export function parseListing(json: unknown, listingId: string, siteUrl: string, 
   const facts = [...overviewTitles(json), ...sharingFacts(json)];
   const bookIt = section(sections, 'BOOK_IT_SIDEBAR');
   const amenitiesSection = section(sections, 'AMENITIES_DEFAULT');
+  // The reviews' verdict from the same REVIEWS_DEFAULT section the reviews summary reads.
+  const verdict = listingReviewSummary('airbnb', RATING_SCALE.airbnb, statedReviewSummary(json));
+  for (const x of verdict.warnings) w.add(x.code, x.message);
   return {
     id: compositeId('airbnb', listingId),
     platform: 'airbnb',
@@ -109,5 +114,6 @@ export function parseListing(json: unknown, listingId: string, siteUrl: string, 
     images: photosOf(sections) ?? w.missing('images'),
     host: hostOf(sections, json) ?? w.missing('host'),
     price: null,
+    reviewSummary: verdict.summary,
   };
 }

@@ -5,7 +5,8 @@ import { section, sectionsOf } from './pdp-facts.js';
 /**
  * Issue 25 item 4: what Airbnb's listing page (`StaysPdpSections`, section `REVIEWS_DEFAULT`)
  * states about all of a listing's reviews: `overallCount`, `overallRating` and the category
- * ratings (`ratings[].{label, localizedRating}`, on 5). It states no histogram. Null when the
+ * ratings (`ratings[].{label, localizedRating}`, on 5). It states no histogram and no topics.
+ * The listing detail reads the same section. Null when the
  * page lacks the total or the rating: the summary is then computed over the reviews read.
  */
 export function statedReviewSummary(json: unknown): StatedReviewSummary | null {
@@ -20,5 +21,5 @@ export function statedReviewSummary(json: unknown): StatedReviewSummary | null {
     const score = Number(str(dig(r, 'localizedRating')) ?? NaN);
     return name !== null && Number.isFinite(score) && score >= 0 && score <= 5 ? [{ name, score, scale: 5 }] : [];
   });
-  return { count, average, histogram: null, categories: categories.length ? categories : null };
+  return { count, average, histogram: null, categories: categories.length ? categories : null, mentions: null };
 }

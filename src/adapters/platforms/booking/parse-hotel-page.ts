@@ -3,6 +3,7 @@ import { compositeId, RATING_SCALE } from '../../../domain/platforms.js';
 import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
 import { dig, FieldWarnings, num, str } from '../parse-support.js';
 import { pageUrl } from './ids.js';
+import { listingReviewSummary } from '../../../domain/reviews/summary.js';
 
 /**
  * A Booking.com hotel page (`/hotel/<cc>/<slug>.html`) read from its schema.org JSON-LD, the
@@ -14,7 +15,8 @@ import { pageUrl } from './ids.js';
  * - `addressCountry` is a country name; the ISO code is the page's own `<cc>`;
  * - coordinates exist only as the centre of the `hasMap` static map, Booking.com's own pin;
  * - `priceRange` is a "from" price for unnamed dates, never a stay price.
- * No stars, occupancy, rooms, facilities, host or gallery: null with a warning each.
+ * No stars, occupancy, rooms, facilities, host or gallery: null with a warning each; the
+ * reviewSummary is aggregateRating's score and total, with no histogram, categories or topics.
  */
 
 const LD_JSON = /<script[^>]*type=["']application\/ld\+json["'][^>]*>([\s\S]*?)<\/script>/gi;
@@ -93,34 +95,36 @@ export function parseHotelPage(html: string, ref: HotelPageRef): { value: Proper
   const count = num(dig(rating, 'reviewCount'));
   const point = mapCentre(str(ld.hasMap));
   const image = str(ld.image) ?? str(dig(ld, 'image', 0)) ?? str(dig(ld, 'image', 'url'));
-  return {
-    value: {
-      id: compositeId('booking', ref.listingId),
-      platform: 'booking',
-      platformListingId: ref.listingId,
-      url: pageUrl(ref.countryCode, ref.pageName)!,
-      name,
-      propertyType: (w.missing('propertyType', 'the page\'s JSON-LD types every property "Hotel", hostels included; reported as "other"'), 'other'),
-      location: {
-        lat: point?.lat ?? w.missing('location.lat', 'the page shows no map point'),
-        lng: point?.lng ?? w.missing('location.lng', 'the page shows no map point'),
-        city: w.missing('location.city', "the page's JSON-LD puts the street in addressLocality and states no city on its own"),
-        region: str(dig(ld, 'address', 'addressRegion')) ?? w.missing('location.region'),
-        country: ref.countryCode.toUpperCase(),
-      },
-      starRating: w.missing('starRating', "the page's JSON-LD states no star class"),
-      // Booking.com rates out of 10; a block on another scale is not reported as if it were.
-      guestRating: value !== null && best === RATING_SCALE.booking && count !== 0 ? value : w.missing('guestRating', best !== null && best !== 10 ? `rated out of ${best}, not 10` : undefined),
-      ratingScale: RATING_SCALE.booking,
-      reviewCount: count !== null && Number.isInteger(count) && count >= 0 ? count : w.missing('reviewCount'),
-      maxOccupancy: w.missing('maxOccupancy', "the page's JSON-LD states no occupancy"),
-      bedrooms: w.missing('bedrooms', "the page's JSON-LD states no rooms"),
-      bathrooms: w.missing('bathrooms', "the page's JSON-LD states no rooms"),
-      amenities: w.missing('amenities', "the page's JSON-LD lists no facilities"),
-      images: image !== null && /^https:\/\//.test(image) ? [image] : w.missing('images'),
-      host: w.missing('host', 'Booking.com pages name no host'),
-      price: null,
+  const property: Property = {
+    id: compositeId('booking', ref.listingId),
+    platform: 'booking',
+    platformListingId: ref.listingId,
+    url: pageUrl(ref.countryCode, ref.pageName)!,
+    name,
+    propertyType: (w.missing('propertyType', 'the page\'s JSON-LD types every property "Hotel", hostels included; reported as "other"'), 'other'),
+    location: {
+      lat: point?.lat ?? w.missing('location.lat', 'the page shows no map point'),
+      lng: point?.lng ?? w.missing('location.lng', 'the page shows no map point'),
+      city: w.missing('location.city', "the page's JSON-LD puts the street in addressLocality and states no city on its own"),
+      region: str(dig(ld, 'address', 'addressRegion')) ?? w.missing('location.region'),
+      country: ref.countryCode.toUpperCase(),
     },
-    warnings: w.list,
+    starRating: w.missing('starRating', "the page's JSON-LD states no star class"),
+    // Booking.com rates out of 10; a block on another scale is not reported as if it were.
+    guestRating: value !== null && best === RATING_SCALE.booking && count !== 0 ? value : w.missing('guestRating', best !== null && best !== 10 ? `rated out of ${best}, not 10` : undefined),
+    ratingScale: RATING_SCALE.booking,
+    reviewCount: count !== null && Number.isInteger(count) && count >= 0 ? count : w.missing('reviewCount'),
+    maxOccupancy: w.missing('maxOccupancy', "the page's JSON-LD states no occupancy"),
+    bedrooms: w.missing('bedrooms', "the page's JSON-LD states no rooms"),
+    bathrooms: w.missing('bathrooms', "the page's JSON-LD states no rooms"),
+    amenities: w.missing('amenities', "the page's JSON-LD lists no facilities"),
+    images: image !== null && /^https:\/\//.test(image) ? [image] : w.missing('images'),
+    host: w.missing('host', 'Booking.com pages name no host'),
+    price: null,
   };
+  // The reviews' verdict as the page states it: aggregateRating's score and total only.
+  const { guestRating: average, reviewCount: total } = property;
+  const stated = average !== null && total !== null && total > 0 ? { count: total, average, histogram: null, categories: null, mentions: null } : null;
+  const verdict = listingReviewSummary('booking', RATING_SCALE.booking, stated);
+  return { value: { ...property, reviewSummary: verdict.summary }, warnings: [...w.list, ...verdict.warnings] };
 }

@@ -9,6 +9,9 @@ import { detailsToken, parseProperty, PLATFORM } from './parse.js';
 import { basisOf, feesCombined, lumpFees, otaRates } from './rates.js';
 import { googleContext, googleOffers } from './parse-rooms.js';
 import { parseNearby } from './nearby.js';
+import { statedDetailsSummary } from './review-verdict.js';
+import { listingReviewSummary } from '../../../domain/reviews/summary.js';
+import { RATING_SCALE } from '../../../domain/platforms.js';
 
 /**
  * A SerpApi `engine=google_hotels` property details answer (`property_token=...`) read three ways:
@@ -17,7 +20,7 @@ import { parseNearby } from './nearby.js';
  * leg when the answer is about another property, currency or stay.
  */
 
-/** spec 4.4: the property alone; its price is a separate leg. */
+/** spec 4.4: the property alone, with the places nearby and the reviews' verdict; its price is a separate leg. */
 export function parseListing(json: unknown, listingId: string): Adapted<Property> | null {
   if (answerKind(json) === 'no_results') return null;
   assertListing(json, listingId);
@@ -25,7 +28,9 @@ export function parseListing(json: unknown, listingId: string): Adapted<Property
   // assertListing proved every token the answer echoes is the one asked for: the request names it.
   const property = parseProperty(json, null, w, detailsToken(json) ?? listingId);
   if (property === null) throw new UpstreamFormatError(`google's details of listing ${listingId} have no name`);
-  return { value: { ...property, nearby: parseNearby(json, property.location, w) }, warnings: w.list };
+  const nearby = parseNearby(json, property.location, w);
+  const verdict = listingReviewSummary(PLATFORM, RATING_SCALE[PLATFORM], statedDetailsSummary(json, w));
+  return { value: { ...property, nearby, reviewSummary: verdict.summary }, warnings: [...w.list, ...verdict.warnings] };
 }
 
 function checkedStay(json: unknown, listingId: string, stay: Stay, currency: string): number {

@@ -65,8 +65,8 @@ export function parseMapsReviews(json: unknown, placeId: string): MapsReviewsPag
   const total = num(dig(json, 'place_info', 'reviews'));
   const count = total !== null && Number.isInteger(total) && total >= 0 ? total : null;
   const average = num(dig(json, 'place_info', 'rating'));
-  // Maps states the place's total and average only: no histogram, no category scores.
-  const stated = count !== null && average !== null && average >= 1 && average <= 5 ? { count, average, histogram: null, categories: null } : null;
+  // Maps states the place's total and average only: no histogram, no category scores, no topics.
+  const stated = count !== null && average !== null && average >= 1 && average <= 5 ? { count, average, histogram: null, categories: null, mentions: null } : null;
   return {
     reviews,
     nextPageToken: str(dig(json, 'serpapi_pagination', 'next_page_token')),

@@ -1,4 +1,4 @@
-import { CAPABILITIES, OPERATIONS, type Operation, type Platform } from '../../../domain/platforms.js';
+import { CAPABILITIES, OPERATIONS, RATING_SCALE, type Operation, type Platform } from '../../../domain/platforms.js';
 import { basisWarning } from '../../../domain/price-basis.js';
 import { adapterSet } from '../registry.js';
 import { LegFailure, UpstreamFormatError, type AdapterSet, type PlatformAdapter, type PriceCompareRequest, type SearchLegRequest } from '../../../domain/ports/platform.js';
@@ -14,8 +14,8 @@ import { calendarNightRate, stayPrice } from './stay-price.js';
 import { sandboxContext, sandboxOffersFor } from './rates.js';
 import { contextUnavailable, nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
 import { sandboxNearby } from './nearby.js';
-import { sandboxStatedSummary } from './review-summary.js';
-import { matchesKeyword } from '../../../domain/reviews/summary.js';
+import { sandboxListingSummary, sandboxStatedSummary } from './review-summary.js';
+import { listingReviewSummary, matchesKeyword } from '../../../domain/reviews/summary.js';
 
 /**
  * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
@@ -95,7 +95,8 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       const price = req.stay ? stayPrice(platform, listing, req.stay, req.currency) : null;
       const warning = price && basisWarning(price.basis, platform, `listing ${req.listingId}`);
       const nearby = sandboxNearby(platform, listing.property, CITIES[placeListing(platform, req.listingId).city]!);
-      return { value: { ...listing.property, price, nearby }, warnings: warning ? [warning] : [] };
+      const verdict = listingReviewSummary(platform, RATING_SCALE[platform], sandboxListingSummary(platform, listing.property));
+      return { value: { ...listing.property, price, nearby, reviewSummary: verdict.summary }, warnings: [...(warning ? [warning] : []), ...verdict.warnings] };
     },
     async price(req) {
       failIfUnavailable(platform, req.listingId);

@@ -1,7 +1,8 @@
 import type { StatedReviewSummary } from '../../../domain/reviews/summary.js';
 import type { Property } from '../../../domain/model/property.js';
 import type { SandboxPlatform } from './ids.js';
-import { rng } from './random.js';
+import type { ReviewMention } from '../../../domain/model/review-summary.js';
+import { rng, type Rng } from './random.js';
 
 /** Share of reviews per star, 5 down to 1, for a listing rated about `average` of 5. */
 function shares(average: number): number[] {
@@ -21,14 +22,28 @@ function apportion(count: number, weights: number[]): number[] {
 }
 
 const AIRBNB_CATEGORIES = ['Cleanliness', 'Accuracy', 'Check-in', 'Communication', 'Location', 'Value'];
-const GOOGLE_CATEGORIES = ['Service', 'Property', 'Location', 'Cleanliness', 'Breakfast', 'Sleep'];
+const GOOGLE_TOPICS = ['Service', 'Property', 'Location', 'Cleanliness', 'Breakfast', 'Bathroom and toiletries', 'Sleep', 'Public transit'];
+/** Google breaks reviews down by topic only for a listing with this many reviews or more (the sandbox's rule). */
+const MENTIONS_FROM = 50;
+
+/** Per topic: some share of the reviews mention it, split into positive, negative and neutral that add up. */
+function sandboxMentions(r: Rng, count: number, average: number): ReviewMention[] {
+  const praise = Math.max(0.2, Math.min(0.85, (average - 2) / 3));
+  return GOOGLE_TOPICS.map((topic) => {
+    const mentioned = Math.round(count * r.float(0.03, 0.3, 3));
+    const positive = Math.round(mentioned * Math.min(1, Math.max(0, praise + r.float(-0.2, 0.1, 2))));
+    const negative = Math.round((mentioned - positive) * r.float(0.5, 0.9, 2));
+    return { topic, mentioned, positive, negative, neutral: mentioned - positive - negative };
+  }).sort((a, b) => b.mentioned - a.mentioned);
+}
 
 /**
  * Issue 25 item 4: what a sandbox platform's reviews answer states about all of a listing's
- * reviews, as the live platform would. Google states a star histogram and category scores (its
- * property details' `ratings` and `reviews_breakdown`); Airbnb states its category ratings and
- * total but no histogram; Booking and Vrbo state nothing, so their summary is computed over the
- * reviews read. A listing without reviews or a rating states nothing.
+ * reviews, as the live platform would. Google states a star histogram, a location score and,
+ * from 50 reviews, the topics reviewers mention (its property details' `ratings`,
+ * `location_rating` and `reviews_breakdown`); Airbnb states its category ratings and total but no
+ * histogram; Booking and Vrbo state nothing, so their summary is computed over the reviews read.
+ * A listing without reviews or a rating states nothing.
  */
 export function sandboxStatedSummary(platform: SandboxPlatform, property: Property): StatedReviewSummary | undefined {
   const { reviewCount: count, guestRating: average } = property;
@@ -37,8 +52,21 @@ export function sandboxStatedSummary(platform: SandboxPlatform, property: Proper
   const score = (scale: number) => Math.min(scale, Number((average + r.float(-0.3, 0.2, 1)).toFixed(1)));
   if (platform === 'google') {
     const histogram = apportion(count, shares(average)).map((n, i) => ({ rating: 5 - i, count: n }));
-    return { count, average, histogram, categories: GOOGLE_CATEGORIES.map((name) => ({ name, score: score(5), scale: 5 })) };
+    const categories = [{ name: 'Location', score: score(5), scale: 5 }];
+    return { count, average, histogram, categories, mentions: count >= MENTIONS_FROM ? sandboxMentions(r, count, average) : null };
   }
-  if (platform === 'airbnb') return { count, average, histogram: null, categories: AIRBNB_CATEGORIES.map((name) => ({ name, score: score(5), scale: 5 })) };
+  if (platform === 'airbnb') return { count, average, histogram: null, categories: AIRBNB_CATEGORIES.map((name) => ({ name, score: score(5), scale: 5 })), mentions: null };
   return undefined;
+}
+
+/**
+ * What a sandbox listing page states: the reviews answer's summary where there is one; Booking's
+ * page its score and total only (as its live JSON-LD `aggregateRating`); Vrbo's none.
+ */
+export function sandboxListingSummary(platform: SandboxPlatform, property: Property): StatedReviewSummary | null {
+  const stated = sandboxStatedSummary(platform, property);
+  if (stated) return stated;
+  const { reviewCount: count, guestRating: average } = property;
+  if (platform === 'booking' && count !== null && count > 0 && average !== null) return { count, average, histogram: null, categories: null, mentions: null };
+  return null;
 }
