@@ -80,6 +80,35 @@ describe('tRPC internals', () => {
     }
   });
 
+  it('remembers the input validation under a given key: parsed once, frozen, refusals as tRPC makes them and never kept', async () => {
+    let parses = 0;
+    const seen: unknown[] = [];
+    const router = t.router({
+      p: t.procedure
+        .input(z.object({ n: z.coerce.number().transform((n) => ((parses += 1), n)) }))
+        .use(({ input, next }) => (seen.push(input), next()))
+        .query(({ input }) => ({ twice: input.n * 2 })),
+    });
+    const p = proceduresOf(router).get('p')!;
+    const kept = new Map<string, unknown>();
+    const memo = { get: (k: string) => kept.get(k), set: (k: string, v: unknown) => void kept.set(k, v) };
+    await expect(p.call({ who: 'a' }, { n: '2' }, { key: 'n=2', memo })).resolves.toEqual({ twice: 4 });
+    await expect(p.call({ who: 'b' }, { n: '2' }, { key: 'n=2', memo })).resolves.toEqual({ twice: 4 });
+    expect(parses).toBe(1);
+    expect(seen[0]).toBe(seen[1]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    await expect(p.call({ who: 'a' }, { n: '3' }, { key: 'n=3', memo })).resolves.toEqual({ twice: 6 });
+    expect(parses).toBe(2);
+    // A refusal is the input level's own (BAD_REQUEST, the schema's issues as cause), every time.
+    const unremembered = (await p.call({ who: 'a' }, { n: 'x' }).catch((e: unknown) => e)) as TRPCError;
+    for (let i = 0; i < 2; i++) {
+      const refused = (await p.call({ who: 'a' }, { n: 'x' }, { key: 'n=x', memo }).catch((e: unknown) => e)) as TRPCError;
+      expect(refused).toBeInstanceOf(TRPCError);
+      expect({ code: refused.code, message: refused.message, issues: (refused.cause as { issues?: unknown }).issues }).toEqual({ code: unremembered.code, message: unremembered.message, issues: (unremembered.cause as { issues?: unknown }).issues });
+    }
+    expect(kept.has('n=x')).toBe(false);
+  });
+
   it('makes middleware results that tRPC honours: a failure as if thrown, a success without running the handler', async () => {
     let ran = false;
     const base = t.procedure.input(z.object({ mode: z.enum(['fail', 'replay']) }));

@@ -74,7 +74,8 @@ export function createOpenApiCore(opts: CoreOptions) {
         route.coerce = null;
       }
       if (!route.voidInput) input = { ...(route.method === 'GET' ? queryInput(req.query ?? {}, route.arrayKeys) : (req.body as object)), ...decodePath(ctx, pathParams) };
-      const data = await route.procedure.call(ctx, input);
+      // A GET's input is its path and query string (req.url), nothing else: its parse is remembered.
+      const data = await route.procedure.call(ctx, input, route.method === 'GET' && input ? { key: req.url!, memo: route.parsedInputs } : undefined);
       const meta = opts.responseMeta(ctx, false);
       const bytes = data !== null && typeof data === 'object' ? envelopeBytes(data) : undefined;
       send(res, meta.status ?? 200, meta.headers, bytes ?? JSON.stringify(data));
