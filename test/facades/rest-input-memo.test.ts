@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryCache } from '../../src/adapters/memory/cache.js';
 import { createSandboxAdapters } from '../../src/adapters/platforms/sandbox/adapter.js';
+import { systemClock } from '../../src/adapters/system/clock.js';
+import type { Cache } from '../../src/domain/ports/caching.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/common-rules.js';
 
@@ -25,13 +28,18 @@ function comparable(a: Answer): unknown {
   return { status: a.status, data: a.data, meta: JSON.parse(JSON.stringify(meta, (k, v) => (/ms$/i.test(k) && typeof v === 'number' ? 0 : v))) };
 }
 
+// The in-process cache, recording the keys each call reads: remembered and fresh inputs must read the same legs.
+const memory = createMemoryCache(systemClock);
+let read: string[] = [];
+const cache: Cache = { get: (key) => (read.push(key), memory.get(key)), set: (key, value, ttlMs) => memory.set(key, value, ttlMs) };
+
 let app: TestApp;
 let sandboxA: string;
 let sandboxB: string;
 let live: string;
 beforeAll(async () => {
   // Live keys get the sandbox's platforms: the same items under the live key kind's prices and cache.
-  app = await startTestApp({ platforms: { live: createSandboxAdapters() } });
+  app = await startTestApp({ cache, platforms: { live: createSandboxAdapters() } });
   sandboxA = (await app.newKey('sandbox')).key;
   sandboxB = (await app.newKey('sandbox')).key;
   live = (await app.newKey('live', { credits: 10_000 })).key;
@@ -73,6 +81,25 @@ describe('remembered GET input', () => {
     expect(Number(again.remaining)).toBe(Number(first.remaining) - 1);
     expect(Number(other.remaining)).toBe(Number(sandboxBody.remaining) + 1);
     expect(new Set([first, again, other, liveAnswer, liveAgain].map((a) => a.meta.requestId)).size).toBe(5);
+  });
+
+  it("reads the legs' cache entries a fresh input reads, the key kind's own", async () => {
+    const keysOf = async (send: () => Promise<Answer>) => {
+      read = [];
+      expect((await send()).status).toBe(200);
+      return read.filter((k) => k.includes(':search:')).sort();
+    };
+    const asBody = { location: 'Porto', limit: 3, platforms: ['airbnb', 'vrbo', 'booking'] };
+    const query = 'location=Porto&limit=3&platforms=airbnb,vrbo,booking';
+    for (const key of [sandboxA, live]) {
+      const fresh = await keysOf(() => post(asBody, key));
+      expect(fresh).toHaveLength(3);
+      expect(await keysOf(() => get(query, key))).toEqual(fresh);
+      expect(await keysOf(() => get(query, key))).toEqual(fresh);
+    }
+    const [sandboxKeys, liveKeys] = [await keysOf(() => get(query, sandboxB)), await keysOf(() => get(query, live))];
+    expect(sandboxKeys.every((k) => k.includes(':sandbox:'))).toBe(true);
+    expect(liveKeys.every((k) => k.includes(':live:'))).toBe(true);
   });
 
   it('still warns of unknown parameters on a repeated query string', async () => {
