@@ -40,6 +40,75 @@ describe('tRPC internals', () => {
     expect(Array.isArray(((refused as TRPCError).cause as { issues?: unknown }).issues)).toBe(true);
   });
 
+  it("runs a procedure's middlewares as tRPC's own call does: the same options, context, input and results at every level", async () => {
+    type Seen = { level: string; keys: string[]; ctx: unknown; input: unknown; raw: unknown; meta: unknown; path: string; type: string };
+    const record = (seen: Seen[], level: string, o: { ctx: object; input: unknown; getRawInput: () => Promise<unknown>; meta?: unknown; path: string; type: string }) =>
+      o.getRawInput().then((raw) => seen.push({ level, keys: Object.keys(o).sort(), ctx: { ...o.ctx }, input: o.input, raw, meta: o.meta, path: o.path, type: o.type }));
+    const build = (seen: Seen[]) => {
+      const tm = initTRPC.context<{ who: string }>().meta<{ tag: string }>().create();
+      const procedure = tm.procedure
+        .meta({ tag: 'm' })
+        .use(async (o) => (await record(seen, 'entry', o), o.next({ ctx: { extra: 1 } })))
+        .input(z.object({ n: z.coerce.number(), mode: z.enum(['ok', 'throw', 'fail', 'raw', 'input', 'none']).default('ok') }))
+        .use(async (o) => {
+          await record(seen, 'inner', o);
+          if (o.input.mode === 'throw') throw new TRPCError({ code: 'CONFLICT', message: 'thrown' });
+          if (o.input.mode === 'fail') return failedResult<MiddlewareResult<object>>(new Error('plain'));
+          if (o.input.mode === 'none') return undefined as unknown as MiddlewareResult<object>;
+          if (o.input.mode === 'raw') return o.next({ getRawInput: async () => ({ replaced: true }) });
+          if (o.input.mode === 'input') return o.next({ input: { n: 9, mode: 'input' } });
+          return o.next({ ctx: { more: 'x' } });
+        })
+        .output(z.object({ got: z.unknown() }))
+        .query(async (o) => (await record(seen, 'handler', o as never), { got: o.input }));
+      return tm.router({ p: procedure });
+    };
+    for (const input of [{ n: '2' }, { n: '3', mode: 'throw' }, { n: '4', mode: 'fail' }, { n: '5', mode: 'raw' }, { n: '7', mode: 'input' }, { n: '6', mode: 'none' }, { n: 'x' }]) {
+      const ours: Seen[] = [];
+      const theirs: Seen[] = [];
+      const viaUs = await proceduresOf(build(ours)).get('p')!.call({ who: 'a' }, input).then((v) => ({ v }), (e: unknown) => ({ e }));
+      const tRPCsOwn = build(theirs)._def.procedures.p as unknown as (o: object) => Promise<unknown>;
+      const viaTrpc = await tRPCsOwn({ path: 'p', getRawInput: async () => input, ctx: { who: 'a' }, type: 'query', signal: undefined, batchIndex: 0 }).then((v) => ({ v }), (e: unknown) => ({ e }));
+      expect(ours).toEqual(theirs);
+      expect(ours.length).toBeGreaterThan(0);
+      if ('v' in viaTrpc) expect(viaUs).toEqual(viaTrpc);
+      else {
+        expect('e' in viaUs && viaUs.e).toBeInstanceOf(TRPCError);
+        const [a, b] = [(viaUs as { e: TRPCError }).e, viaTrpc.e as TRPCError];
+        expect({ code: a.code, message: a.message, cause: a.cause?.constructor }).toEqual({ code: b.code, message: b.message, cause: b.cause?.constructor });
+      }
+    }
+  });
+
+  it('remembers the input validation under a given key: parsed once, frozen, refusals as tRPC makes them and never kept', async () => {
+    let parses = 0;
+    const seen: unknown[] = [];
+    const router = t.router({
+      p: t.procedure
+        .input(z.object({ n: z.coerce.number().transform((n) => ((parses += 1), n)) }))
+        .use(({ input, next }) => (seen.push(input), next()))
+        .query(({ input }) => ({ twice: input.n * 2 })),
+    });
+    const p = proceduresOf(router).get('p')!;
+    const kept = new Map<string, unknown>();
+    const memo = { get: (k: string) => kept.get(k), set: (k: string, v: unknown) => void kept.set(k, v) };
+    await expect(p.call({ who: 'a' }, { n: '2' }, { key: 'n=2', memo })).resolves.toEqual({ twice: 4 });
+    await expect(p.call({ who: 'b' }, { n: '2' }, { key: 'n=2', memo })).resolves.toEqual({ twice: 4 });
+    expect(parses).toBe(1);
+    expect(seen[0]).toBe(seen[1]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    await expect(p.call({ who: 'a' }, { n: '3' }, { key: 'n=3', memo })).resolves.toEqual({ twice: 6 });
+    expect(parses).toBe(2);
+    // A refusal is the input level's own (BAD_REQUEST, the schema's issues as cause), every time.
+    const unremembered = (await p.call({ who: 'a' }, { n: 'x' }).catch((e: unknown) => e)) as TRPCError;
+    for (let i = 0; i < 2; i++) {
+      const refused = (await p.call({ who: 'a' }, { n: 'x' }, { key: 'n=x', memo }).catch((e: unknown) => e)) as TRPCError;
+      expect(refused).toBeInstanceOf(TRPCError);
+      expect({ code: refused.code, message: refused.message, issues: (refused.cause as { issues?: unknown }).issues }).toEqual({ code: unremembered.code, message: unremembered.message, issues: (unremembered.cause as { issues?: unknown }).issues });
+    }
+    expect(kept.has('n=x')).toBe(false);
+  });
+
   it('makes middleware results that tRPC honours: a failure as if thrown, a success without running the handler', async () => {
     let ran = false;
     const base = t.procedure.input(z.object({ mode: z.enum(['fail', 'replay']) }));

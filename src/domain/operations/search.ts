@@ -9,6 +9,8 @@ import type { Warning } from '../model/common.js';
 import type { Property } from '../model/property.js';
 import { RATING_SCALE, type Platform } from '../platforms.js';
 import type { SearchLegResult, SearchQuery } from '../ports/platform.js';
+import type { CacheSlot } from '../caching/cache-policy.js';
+import { deepFreeze } from '../caching/page-memo.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface SearchParams extends Omit<SearchQuery, 'platforms' | 'location' | 'area'> {
@@ -32,11 +34,16 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   if (params.checkIn) assertNotInPast(params.checkIn, 'checkIn', env.now);
 
   const { limit, cursor, dedupe: fold = true, radiusKm, bbox, location, ...rest } = params;
-  const query: SearchQuery = { ...rest, ...placeOf(location, radiusKm, bbox), platforms };
-  const { platforms: _all, ...rawLegQuery } = query; // a leg's answer does not depend on the other platforms
-  const legQuery = new StableText(stableJson(rawLegQuery)); // written once for every leg's cache key
-  // The leg query and the platforms are the whole query: they key its remembered hash.
-  const hash = rememberedQueryHash(`${legQuery.text}\u0001${platforms.join(',')}`, query);
+  const plan = planOf(params);
+  const query: SearchQuery = { ...rest, ...plan.place, platforms };
+  const { legQuery } = plan;
+  const platformList = platforms.join(',');
+  let hash = plan.hashes.get(platformList);
+  if (hash === undefined) {
+    // The leg query and the platforms are the whole query: they key its remembered hash.
+    hash = rememberedQueryHash(`${legQuery.text}\u0001${platformList}`, query);
+    if (plan.hashes.size < PLAN_ENTRIES) plan.hashes.set(platformList, hash);
+  }
   const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
   const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
@@ -52,7 +59,7 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
         runMs: adapter.runMs?.('search', req),
         run: (signal) => adapter.search!(req, signal),
         count: (v) => v.items.length,
-        cache: adapter.cacheable?.('search', req) === false ? undefined : slot(env, 'search', { platform: adapter.platform, query: legQuery, offset, count: limit }),
+        cache: adapter.cacheable?.('search', req) === false ? undefined : legSlot(env, plan, adapter.platform, offset, limit),
       };
     }),
     env,
@@ -66,6 +73,47 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
   if (memoized) return memoized;
   const result = assemblePage(env, { query, hash, limit, cursor, fold, positions, legs });
   return pageKey ? env.pages!.set(pageKey, legValues, result) : result;
+}
+
+/**
+ * What a search's params alone decide, made once per params object when they are frozen (a
+ * remembered REST input, router/schemas/search.schema.ts): the place, the leg query's stable text,
+ * the query hash per platform list and the legs' cache slots (issue 29: a hot cached call wrote
+ * and hashed the same texts on every request). Params that are not frozen get a plan of their own.
+ */
+interface SearchPlan {
+  place: Pick<SearchQuery, 'location' | 'area'>;
+  /** A leg's answer does not depend on the other platforms: the query without them, written once for every leg's key. */
+  legQuery: StableText;
+  hashes: Map<string, string>;
+  slots: Map<string, CacheSlot>;
+}
+/** Entries per plan map: platform lists and leg slots of one query are few; anything past this is made each time. */
+const PLAN_ENTRIES = 64;
+const plans = new WeakMap<SearchParams, SearchPlan>();
+
+function planOf(params: SearchParams): SearchPlan {
+  let plan = plans.get(params);
+  if (plan) return plan;
+  const { limit: _l, cursor: _c, dedupe: _d, radiusKm, bbox, location, platforms: _p, ...rest } = params;
+  const place = placeOf(location, radiusKm, bbox);
+  plan = { place, legQuery: new StableText(stableJson({ ...rest, ...place })), hashes: new Map(), slots: new Map() };
+  // Shared by every call with these params: frozen, so nothing downstream can change it for the next caller.
+  if (Object.isFrozen(params)) {
+    deepFreeze(place);
+    plans.set(params, plan);
+  }
+  return plan;
+}
+
+function legSlot(env: OperationEnv, plan: SearchPlan, platform: Platform, offset: number, count: number): CacheSlot {
+  const key = `${env.keyEnv}|${platform}|${offset}|${count}`;
+  let kept = plan.slots.get(key);
+  if (!kept) {
+    kept = slot(env, 'search', { platform, query: plan.legQuery, offset, count });
+    if (plan.slots.size < PLAN_ENTRIES) plan.slots.set(key, kept);
+  }
+  return kept;
 }
 
 /**

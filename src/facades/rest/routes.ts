@@ -1,5 +1,6 @@
 import type { AppRouter } from '../../router/app-router.js';
-import { proceduresOf, restInputRules, type ProcedureEntry, type RestInputRules } from '../../router/trpc-internals.js';
+import { proceduresOf, restInputRules, type ParsedInputSlot, type ProcedureEntry, type RestInputRules } from '../../router/trpc-internals.js';
+import { createInputMemo } from './input-memo.js';
 
 /**
  * The REST routes, read once from the router's OpenAPI meta: the one table that finds the
@@ -14,6 +15,8 @@ export interface Route extends RestInputRules {
   procedure: ProcedureEntry;
   /** The parameter names (query, path and header) the document lists; anything else in the query is unknown. */
   parameterNames: ReadonlySet<string>;
+  /** Validated inputs of recent GET calls by path and query string (input-memo.ts). */
+  parsedInputs: ParsedInputSlot['memo'];
 }
 
 export interface RouteMatch {
@@ -42,7 +45,7 @@ export function routeTable(router: AppRouter, documented: DocumentedOperations):
     if (!openapi || openapi.enabled === false || procedure.type === 'subscription') continue;
     const template = `/${openapi.path.replace(/^\/|\/$/g, '')}`;
     const names = documented[template]?.[openapi.method.toLowerCase()]?.parameters ?? [];
-    const route: Route = { method: openapi.method, template, procedure, parameterNames: new Set(names.map((p) => p.name)), ...restInputRules(procedure.input) };
+    const route: Route = { method: openapi.method, template, procedure, parameterNames: new Set(names.map((p) => p.name)), parsedInputs: createInputMemo(), ...restInputRules(procedure.input) };
     const known = paths.get(template.toLowerCase());
     if (known) known.byMethod.set(route.method, route);
     else {

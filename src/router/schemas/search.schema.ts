@@ -9,6 +9,7 @@ import type { SearchParams } from '../../domain/operations/search.js';
 import { csv, optionalText, qBool, qInt, qNum, text } from './query.js';
 import { checkArea, checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 import { RADIUS_KM } from '../../domain/geo/area.js';
+import { deepFreeze } from '../../domain/caching/page-memo.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -90,6 +91,18 @@ const unique = <T extends string>(list: T[] | undefined) => [...new Set(list ?? 
 
 /** The domain's search query, derived from the validated input: a new plain field needs no line here. */
 export function searchParamsOf(input: SearchInput): SearchParams {
+  // A remembered input (facades/rest/input-memo.ts) is frozen and shared: its params are made once, frozen too.
+  if (!Object.isFrozen(input)) return paramsOf(input);
+  let params = paramsByInput.get(input);
+  if (!params) {
+    params = deepFreeze(paramsOf(input));
+    paramsByInput.set(input, params);
+  }
+  return params;
+}
+const paramsByInput = new WeakMap<SearchInput, SearchParams>();
+
+function paramsOf(input: SearchInput): SearchParams {
   const passed = {} as Record<keyof Passed, unknown>;
   for (const key of PASSED) passed[key] = input[key] ?? null;
   const params = {
