@@ -172,6 +172,33 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
     }
   });
 
+  it('are the same bytes whether the arguments were parsed afresh or remembered, from one account or two', async () => {
+    // The validated arguments are remembered per tool by their JSON text (facades/input-memo.ts):
+    // the same arguments in another key order are another text, so parsed afresh; a repeated text is
+    // a remembered (frozen, shared) parse. Every answer must be the same bytes, whoever sends it.
+    const [{ key: first }, { key: second }] = [await app.newKey('sandbox'), await app.newKey('sandbox')];
+    const text = (args: string) => `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search_stays","arguments":${args}}}`;
+    const [a, b, c] = ['{"location":"Lisbon","limit":6,"radiusKm":9}', '{"radiusKm":9,"limit":6,"location":"Lisbon"}', '{"limit":6,"location":"Lisbon","radiusKm":9}'];
+    key = first;
+    await post('/mcp', text(c)); // warms the page cache
+    fixedNow = new Date();
+    fixedRequestId = newRequestId();
+    try {
+      const bodies: Buffer[] = [];
+      for (const [account, args, path] of [[first, a, '/mcp'], [first, a, '/mcp'], [second, a, '/mcp'], [second, b, '/sdk/mcp'], [first, b, '/mcp'], [second, a, '/sdk/mcp']] as const) {
+        key = account;
+        const answer = await post(path, text(args));
+        expect(answer.status).toBe(200);
+        bodies.push(answer.body);
+      }
+      expect(JSON.parse(bodies[0]!.toString()).result.isError, bodies[0]!.toString().slice(0, 300)).toBeUndefined();
+      for (const body of bodies.slice(1)) expect(body.toString()).toBe(bodies[0]!.toString());
+    } finally {
+      fixedNow = null;
+      fixedRequestId = null;
+    }
+  });
+
   it('reach the shared server through its request dispatch, which the pinned SDK has', async () => {
     // json-answer-transport.ts calls the SDK Protocol's _onrequest: an SDK without it would still
     // answer (through onmessage) but slower, so an upgrade must look at this line.

@@ -22,9 +22,14 @@ import { clientAddress } from '../client-address.js';
 import { envelopeJson } from '../envelope-json.js';
 import { resultText } from './answer-json.js';
 import { JsonAnswerTransport, plainToolCall } from './json-answer-transport.js';
+import { createInputMemo } from '../input-memo.js';
+import { toolInputKey } from './tool-input-key.js';
 
 /** The procedures, called directly as the other faces do (createCaller builds a proxy per call). */
 const PROCEDURES = proceduresOf(appRouter);
+
+/** Validated arguments of recent calls, per tool, by their JSON text (facades/input-memo.ts). */
+const PARSED_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, createInputMemo()]));
 
 /**
  * The text a model reads. Many clients hand the model only `content`, so it carries the whole
@@ -91,8 +96,10 @@ export async function callTool(deps: Deps, principal: Principal, clientAddress: 
     ...(asTask ? { alwaysAsync: true } : {}),
   };
   let result: { data: unknown; meta: Record<string, unknown> };
+  const input = args ?? {};
+  const key = toolInputKey(input);
   try {
-    result = (await PROCEDURES.get(tool.procedure)!.call(ctx, args ?? {})) as typeof result;
+    result = (await PROCEDURES.get(tool.procedure)!.call(ctx, input, key === null ? undefined : { key, memo: PARSED_ARGUMENTS.get(tool.name)! })) as typeof result;
   } catch (err) {
     await progress?.flushed();
     if (!asTask) return toolError(deps, ctx.requestId, err);

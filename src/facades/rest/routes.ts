@@ -1,6 +1,6 @@
 import type { AppRouter } from '../../router/app-router.js';
 import { proceduresOf, restInputRules, type ParsedInputSlot, type ProcedureEntry, type RestInputRules } from '../../router/trpc-internals.js';
-import { createInputMemo } from './input-memo.js';
+import { createInputMemo } from '../input-memo.js';
 
 /**
  * The REST routes, read once from the router's OpenAPI meta: the one table that finds the

@@ -91,7 +91,7 @@ const unique = <T extends string>(list: T[] | undefined) => [...new Set(list ?? 
 
 /** The domain's search query, derived from the validated input: a new plain field needs no line here. */
 export function searchParamsOf(input: SearchInput): SearchParams {
-  // A remembered input (facades/rest/input-memo.ts) is frozen and shared: its params are made once, frozen too.
+  // A remembered input (facades/input-memo.ts) is frozen and shared: its params are made once, frozen too.
   if (!Object.isFrozen(input)) return paramsOf(input);
   let params = paramsByInput.get(input);
   if (!params) {

@@ -1,14 +1,16 @@
-import type { ParsedInputSlot } from '../../router/trpc-internals.js';
+import type { ParsedInputSlot } from '../router/trpc-internals.js';
 
 /** Entries kept per memo, and the longest key kept: a query string past it is parsed every time. */
 const MAX_ENTRIES = 1_000;
 const MAX_KEY_CHARS = 2_048;
 
 /**
- * The validated input of recent GET calls of one route, keyed by the path and raw query string
- * (issue 29): a client repeating a search (a dashboard, an agent polling) no longer pays zod's
- * parse each time. Sound because a GET route's raw input is built from its path and query string
- * alone (openapi-core.ts) and the route's schema reads nothing else (no clock, no caller): the
+ * The validated input of recent calls of one operation, keyed by what fully determines its raw
+ * input (issue 29): a client repeating a search (a dashboard, an agent polling) no longer pays
+ * zod's parse each time, and the frozen value carries the search's derived params along. REST
+ * keys a GET by its path and raw query string (a GET route's raw input is built from them alone,
+ * openapi-core.ts); MCP keys a tools/call by the JSON text of its arguments, per tool
+ * (mcp/tool-input-key.ts). Sound because the schemas read nothing else (no clock, no caller): the
  * same key gives the same raw input and so the same parse, whichever key or account sends it.
  * Refusals are not kept. The least recently used entry goes first.
  */
