@@ -72,16 +72,22 @@ export class JsonAnswerTransport implements Transport {
     this.calls.delete(message.id as number);
     // The client's id in the place of ours: the keys keep their order, so the text is the SDK's.
     const body = answerBody({ ...message, id: call.id });
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((n, chunk) => n + chunk.length, 0);
     const { res } = call;
-    // The headers, names and order the SDK's transport writes (through @hono/node-server).
+    if (typeof body === 'string') {
+      // The headers, names and order the SDK's transport writes (through @hono/node-server).
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      return void res.end(body);
+    }
+    // The chunks copied into one buffer and ended with it, as REST does (openapi-core.ts): a copy
+    // of 50 kB costs less than the stream's work per written chunk, and the head and body leave in
+    // one write.
+    let length = 0;
+    for (const chunk of body) length += chunk.length;
+    const whole = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const chunk of body) at += chunk.copy(whole, at);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
-    if (typeof body === 'string') return void res.end(body);
-    // Written corked, so the chunks leave in one write.
-    res.cork();
-    for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
-    res.end(body[body.length - 1]);
-    res.uncork();
+    res.end(whole);
   }
 }
 
