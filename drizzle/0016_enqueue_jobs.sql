@@ -4,8 +4,8 @@
 -- against the balance not already held, as reserve_credits does; then its row is inserted unless
 -- the account has the same call in flight; then its hold is written; the queue entries of the
 -- batch go in at the end with graphile-worker's add_jobs (one insert, one NOTIFY). So the row,
--- the queue entry and the hold of a job commit together or not at all. The accounts that
--- hold are locked first, in id order, so two batches cannot deadlock, and holds of one account
+-- the queue entry and the hold of a job commit together or not at all. The batch's accounts
+-- are locked first, in id order, so two batches cannot deadlock, and holds of one account
 -- are still decided one at a time. Outcomes: 'created', 'duplicate' (the in-flight job answers;
 -- no hold is taken) or 'unaffordable' (no row, no hold). The task name and each payload come
 -- from the caller (src/adapters/jobs/tasks.ts declares them), the queue name rule is the one
@@ -22,8 +22,11 @@ DECLARE
   in_flight integer;
   specs jsonb := '[]';
 BEGIN
+  -- Every account of the batch, in id order, whether its job holds credits or not: a job row's
+  -- foreign key takes a share lock on its account, which would wait on another batch's FOR UPDATE
+  -- taken in some other order (a deadlock between two batches).
   PERFORM 1 FROM accounts
-    WHERE id IN (SELECT e->>'account_id' FROM jsonb_array_elements(p_jobs) e WHERE (e->>'hold')::bigint > 0)
+    WHERE id IN (SELECT e->>'account_id' FROM jsonb_array_elements(p_jobs) e)
     ORDER BY id FOR UPDATE;
   DELETE FROM credit_holds
     WHERE account_id IN (SELECT e->>'account_id' FROM jsonb_array_elements(p_jobs) e WHERE (e->>'hold')::bigint > 0)

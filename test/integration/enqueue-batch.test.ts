@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { NewJob } from '../../src/domain/ports/jobs.js';
+import { enqueueArgument } from '../../src/adapters/postgres/jobs/job-store.js';
 
 /**
  * Jobs accepted in the same moment are written by one enqueue_jobs call (issue 29). A batch is
@@ -53,5 +54,22 @@ describe('batched enqueue', () => {
     expect(b.job.id).toBe(first.id);
     const [holds] = await app.sql<{ n: number }[]>`select count(*)::int as n from credit_holds where account_id = ${accountId}`;
     expect(holds!.n).toBe(1);
+  });
+});
+
+describe('two batches at once', () => {
+  it('never deadlock when each names the other\'s account, one with a hold and one without', async () => {
+    const a = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+    const b = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });
+    const call = (jobs: NewJob[]) => app.sql.unsafe(`select job_id, outcome from enqueue_jobs($1::text::jsonb, 'run_operation', 3, 2)`, [JSON.stringify(jobs.map(enqueueArgument))]);
+    // X: A's job holds credits, B's holds none; Y the other way round. Each batch's foreign keys
+    // take a share lock on the account it did not lock for its holds.
+    const free = (job: NewJob): NewJob => ({ ...job, hold: null, keyEnv: 'sandbox' });
+    for (let round = 0; round < 20; round++) {
+      const x = [newJob(a.accountId, a.keyId, 1000 + round), free(newJob(b.accountId, b.keyId, 2000 + round))];
+      const y = [newJob(b.accountId, b.keyId, 3000 + round), free(newJob(a.accountId, a.keyId, 4000 + round))];
+      const settled = await Promise.allSettled([call(x), call(y)]);
+      expect(settled.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ok'))).toEqual(['ok', 'ok']);
+    }
   });
 });

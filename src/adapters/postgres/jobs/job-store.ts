@@ -43,7 +43,7 @@ function isDataError(err: unknown): boolean {
 }
 
 /** One job as enqueue_jobs reads it. */
-function enqueueArgument(job: NewJob) {
+export function enqueueArgument(job: NewJob) {
   const payload: TaskPayload<typeof TASKS.runOperation> = { jobId: job.id, keyId: job.keyId };
   return {
     id: job.id, account_id: job.accountId, key_id: job.keyId, key_env: job.keyEnv, procedure: job.procedure, input: job.input ?? null,
@@ -75,10 +75,16 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
   // and one transaction per batch: enqueue_jobs (drizzle/0016) takes each job's hold, writes its
   // row unless the same call is in flight, and queues it, in order. A lone job waits for nothing.
   const enqueueAll = async (jobs: NewJob[]): Promise<EnqueueOutcome[]> => {
-    const { rows } = await db.execute<{ outcome: EnqueueOutcome }>(
-      sql`select outcome from enqueue_jobs(${JSON.stringify(jobs.map(enqueueArgument))}::jsonb, ${TASKS.runOperation}, ${maxAttempts}::int, ${accountConcurrency}::int)`,
+    const { rows } = await db.execute<{ job_id: string; outcome: EnqueueOutcome }>(
+      sql`select job_id, outcome from enqueue_jobs(${JSON.stringify(jobs.map(enqueueArgument))}::jsonb, ${TASKS.runOperation}, ${maxAttempts}::int, ${accountConcurrency}::int)`,
     );
-    return rows.map((r) => r.outcome);
+    // Matched by job id, not by row order (which a set-returning function does not promise).
+    const outcomes = new Map(rows.map((r) => [r.job_id, r.outcome]));
+    return jobs.map((job) => {
+      const outcome = outcomes.get(job.id);
+      if (outcome === undefined) throw new Error(`enqueue_jobs returned no outcome for job ${job.id}`);
+      return outcome;
+    });
   };
   // A batch is one transaction: when one of its jobs' data fails it (say its account was deleted
   // meanwhile), each job is tried alone, so only the job that fails alone gets the error. Any other
