@@ -25,6 +25,9 @@ export async function runMigrations(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query('begin');
+    // The transaction sits idle while the migrations run on connections of their own: a database
+    // or role default for idle_in_transaction_session_timeout must not end it (and its lock) midway.
+    await client.query('set local idle_in_transaction_session_timeout = 0');
     await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await runSchemaMigrations(url);
     await migrateQueue(url);

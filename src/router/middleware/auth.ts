@@ -1,4 +1,5 @@
 import { hashKey, isWellFormedKey } from '../../domain/accounts/api-keys.js';
+import { addressBucket } from '../../domain/accounts/rate-buckets.js';
 import { unauthenticated } from '../../domain/errors.js';
 import type { Principal } from '../../domain/ports/accounts.js';
 import type { Context } from '../context.js';
@@ -22,7 +23,7 @@ export async function authenticate(ctx: Context): Promise<Principal> {
   const token = bearerToken(ctx.authorization);
   const principal = token && isWellFormedKey(token) ? await ctx.deps.keys.findByHash(hashKey(token)) : null;
   if (!principal) {
-    await enforceRateLimit(ctx, `anon:${ctx.clientAddress}`, ctx.deps.config.anonymousPerMinute, 'address');
+    await enforceRateLimit(ctx, addressBucket(ctx.clientAddress), ctx.deps.config.anonymousPerMinute, 'address');
     // RFC 6750 section 3: every 401 names the scheme, as the MCP face does. One value for every
     // failed key, so the header tells nothing the body does not.
     ctx.res.headers['WWW-Authenticate'] = 'Bearer realm="api"';
