@@ -115,6 +115,10 @@ describe('sandbox listings', () => {
         const nulls = (['histogram', 'categories', 'mentions', 'byTripType'] as const).filter((k) => s[k] === null);
         expect(parts(warnings)).toEqual(nulls.map((k) => `reviewSummary.${k}`));
         if (s.histogram) expect(s.histogram.reduce((n, h) => n + h.count, 0)).toBe(s.count);
+        // As a platform's average is its histogram's mean (the London sample: 3.82 for a stated 3.8).
+        if (s.histogram && s.average !== null && s.average >= 3.3 && s.average <= 4.9 && s.count >= 20) {
+          expect(Math.abs(s.histogram.reduce((n, h) => n + h.rating * h.count, 0) / s.count - s.average)).toBeLessThanOrEqual(0.1);
+        }
         for (const m of s.mentions ?? []) expect(m.positive + m.negative + m.neutral).toBe(m.mentioned);
         seen.add(`${platform} ${nulls.join(',')}`);
       }

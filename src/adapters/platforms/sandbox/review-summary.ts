@@ -4,9 +4,13 @@ import type { SandboxPlatform } from './ids.js';
 import type { ReviewMention } from '../../../domain/model/review-summary.js';
 import { rng, type Rng } from './random.js';
 
-/** Share of reviews per star, 5 down to 1, for a listing rated about `average` of 5. */
+/**
+ * Share of reviews per star, 5 down to 1, whose mean is `average` of 5 (as a platform's stated
+ * average is its histogram's mean): the 4-to-1 stars keep fixed proportions, whose mean is 3.27,
+ * and the 5-star share t makes the whole 3.27 + 1.73 t. Averages outside 3.3-4.9 get the nearest.
+ */
 function shares(average: number): number[] {
-  const top = Math.max(0.05, Math.min(0.9, (average - 3) / 2));
+  const top = Math.max(0.02, Math.min(0.95, (average - 3.27) / 1.73));
   const rest = 1 - top;
   return [top, rest * 0.55, rest * 0.25, rest * 0.12, rest * 0.08];
 }
