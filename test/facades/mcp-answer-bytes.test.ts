@@ -74,23 +74,27 @@ const withoutDate = (headers: string[]) => headers.filter((_, i) => i % 2 === 0 
  * The same call through both paths, with the same request id and clock: the fast path's answer,
  * and how many times it used the SDK's transport.
  */
-async function both(body: unknown, headers: Record<string, string> = {}): Promise<Raw & { viaSdk: number }> {
+async function both(body: unknown, headers: Record<string, string> = {}): Promise<Raw & { viaSdk: number; viaServer: number }> {
   ({ key } = await app.newKey('sandbox')); // a key of its own: a sandbox key may make 30 calls a minute
   await post('/mcp', body, headers); // warms the caches, so both calls below are the same hits
   fixedNow = new Date();
   fixedRequestId = newRequestId();
   try {
     const viaSdk = vi.spyOn(StreamableHTTPServerTransport.prototype, 'handleRequest');
+    // Calls the SDK's server dispatched: none for a call the direct path answers (direct-call.ts).
+    const dispatch = vi.spyOn(McpServer.prototype as unknown as { _onrequest: () => void }, '_onrequest');
     const before = viaSdk.mock.calls.length;
+    const dispatchedBefore = dispatch.mock.calls.length;
     const fast = await post('/mcp', body, headers);
     const sdkCallsByFast = viaSdk.mock.calls.length - before;
+    const dispatchedForFast = dispatch.mock.calls.length - dispatchedBefore;
     const sdk = await post('/sdk/mcp', body, headers);
     expect(viaSdk.mock.calls.length - before - sdkCallsByFast, 'the plain path uses the SDK transport').toBe(1);
     expect(fast.body.toString()).toBe(sdk.body.toString());
     expect(fast.body.equals(sdk.body)).toBe(true);
     expect(fast.status).toBe(sdk.status);
     expect(withoutDate(fast.headers)).toEqual(withoutDate(sdk.headers));
-    return Object.assign(fast, { viaSdk: sdkCallsByFast });
+    return Object.assign(fast, { viaSdk: sdkCallsByFast, viaServer: dispatchedForFast });
   } finally {
     fixedNow = null;
     fixedRequestId = null;
@@ -118,6 +122,7 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       const answer = await both(toolCall(name, args));
       expect(answer.status, name).toBe(200);
       expect(answer.viaSdk, `${name} took the fast path`).toBe(0);
+      expect(answer.viaServer, `${name} was answered without the SDK's server`).toBe(0);
       const result = JSON.parse(answer.body.toString()).result;
       expect(result.isError, `${name}: ${answer.body.toString().slice(0, 300)}`).toBeUndefined();
     }
@@ -202,8 +207,39 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
   it('reach the shared server through its request dispatch, which the pinned SDK has', async () => {
     // json-answer-transport.ts calls the SDK Protocol's _onrequest: an SDK without it would still
     // answer (through onmessage) but slower, so an upgrade must look at this line.
-    const dispatch = vi.spyOn(McpServer.prototype as unknown as { _onrequest: () => void }, '_onrequest');
-    await both(toolCall('search_stays', { location: 'Lisbon', limit: 3 }));
-    expect(dispatch).toHaveBeenCalled();
+    const answer = await both(toolCall('search_stays', { location: 'Lisbon', limit: 3 }, 9, { _meta: { note: 'not the direct shape' } }));
+    expect(answer.viaSdk).toBe(0);
+    expect(answer.viaServer).toBe(1);
+  });
+
+  it('answer directly only the exact call shape, and every near miss as the SDK does', async () => {
+    // direct-call.ts takes { jsonrpc, id, method, params: { name, arguments? } } and nothing more,
+    // with an id the SDK takes, a tool we have and object arguments; every other plain call goes to
+    // the SDK's server, whose parse refuses what it must. Each answer is the SDK's bytes either way.
+    // (Arguments that are not an object and names that are not strings never get this far: guards.ts.)
+    const args = { location: 'Lisbon', limit: 2 };
+    const text = (id: string, params = `{"name":"search_stays","arguments":{"location":"Lisbon","limit":2}}`) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
+    const cases: [unknown, 'direct' | 'server' | 'sdk'][] = [
+      [toolCall('search_stays', args, ''), 'direct'],
+      [toolCall('search_stays', args, Number.MAX_SAFE_INTEGER), 'direct'],
+      [toolCall('search_stays', args, -Number.MAX_SAFE_INTEGER), 'direct'],
+      [text('-0'), 'direct'],
+      [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_stays' } }, 'direct'], // no arguments: a 400 naming location
+      [{ params: { name: 'search_stays', arguments: args }, method: 'tools/call', id: 4, jsonrpc: '2.0' }, 'direct'], // key order is free
+      [text('2e0'), 'direct'],
+      [text('1.5'), 'sdk'], // not an id the SDK takes: not a JSON-RPC request, answered by its transport
+      [text('9007199254740993'), 'sdk'],
+      [text('null'), 'sdk'],
+      [{ ...toolCall('search_stays', args), extra: true }, 'sdk'], // the SDK's request schema is strict
+      [toolCall('search_stays', args, 5, { other: 1 }), 'server'], // params are loose: the SDK's server answers it
+      [toolCall('no_such_tool', args), 'server'],
+      [toolCall('__proto__', args), 'server'],
+      [text('8', '{"name":"search_stays","arguments":{"__proto__":{"limit":1},"location":"Lisbon"}}'), 'direct'],
+    ];
+    for (const [body, path] of cases) {
+      const answer = await both(body);
+      const label = typeof body === 'string' ? body : JSON.stringify(body);
+      expect([answer.viaSdk, answer.viaServer], label).toEqual(path === 'direct' ? [0, 0] : path === 'server' ? [0, 1] : [1, 0]);
+    }
   });
 });

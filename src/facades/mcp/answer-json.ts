@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { isPageData, serializedData } from '../../domain/caching/page-memo.js';
 import { ENVELOPE_OPEN, envelopeParts, pageBytes } from '../envelope-json.js';
 
@@ -100,6 +101,28 @@ export function answerBody(message: unknown): string | Buffer[] {
   });
   if (pending !== '') chunks.push(Buffer.from(pending));
   return chunks;
+}
+
+/**
+ * Writes a JSON-RPC answer as the SDK's transport does in JSON mode (status, header names and
+ * order as @hono/node-server writes them), its body answerBody's.
+ */
+export function writeAnswer(res: ServerResponse, message: unknown): void {
+  const body = answerBody(message);
+  if (typeof body === 'string') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    return void res.end(body);
+  }
+  // The chunks copied into one buffer and ended with it, as REST does (openapi-core.ts): a copy
+  // of 50 kB costs less than the stream's work per written chunk, and the head and body leave in
+  // one write.
+  let length = 0;
+  for (const chunk of body) length += chunk.length;
+  const whole = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const chunk of body) at += chunk.copy(whole, at);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
+  res.end(whole);
 }
 
 /** answerBody as one string (what JSON.stringify gives). */

@@ -3,7 +3,8 @@ import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { JSONRPCMessageSchema, RELATED_TASK_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
-import { answerBody } from './answer-json.js';
+import { writeAnswer } from './answer-json.js';
+import { directCall } from './direct-call.js';
 
 /**
  * The legacy era's transport for the call agents make most: a lone `tools/call` answered as one
@@ -71,23 +72,7 @@ export class JsonAnswerTransport implements Transport {
     if (!call) return; // the client left; its call was cancelled
     this.calls.delete(message.id as number);
     // The client's id in the place of ours: the keys keep their order, so the text is the SDK's.
-    const body = answerBody({ ...message, id: call.id });
-    const { res } = call;
-    if (typeof body === 'string') {
-      // The headers, names and order the SDK's transport writes (through @hono/node-server).
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      return void res.end(body);
-    }
-    // The chunks copied into one buffer and ended with it, as REST does (openapi-core.ts): a copy
-    // of 50 kB costs less than the stream's work per written chunk, and the head and body leave in
-    // one write.
-    let length = 0;
-    for (const chunk of body) length += chunk.length;
-    const whole = Buffer.allocUnsafe(length);
-    let at = 0;
-    for (const chunk of body) at += chunk.copy(whole, at);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
-    res.end(whole);
+    writeAnswer(call.res, { ...message, id: call.id });
   }
 }
 
@@ -130,6 +115,8 @@ export function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCReque
   if (!isJsonContentType(req.headers['content-type']) || repeated(req.rawHeaders, 'content-type')) return null;
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && !(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) return null;
+  // The commonest shape is a request and a valid tools/call as it stands (direct-call.ts).
+  if (directCall(body)) return body as unknown as JSONRPCRequest;
   const parsed = JSONRPCMessageSchema.safeParse(body);
   // With a method and an id, the message parsed as a request (a notification has no id).
   if (!parsed.success || !('id' in parsed.data) || !('method' in parsed.data)) return null;

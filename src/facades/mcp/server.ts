@@ -22,6 +22,8 @@ import { clientAddress } from '../client-address.js';
 import { envelopeJson } from '../envelope-json.js';
 import { resultText } from './answer-json.js';
 import { JsonAnswerTransport, plainToolCall } from './json-answer-transport.js';
+import { answerDirect, directCall } from './direct-call.js';
+import { clientSignal, type GoneFlag } from '../../router/client-gone.js';
 import { createInputMemo } from '../input-memo.js';
 import { toolInputKey } from './tool-input-key.js';
 
@@ -84,7 +86,7 @@ function jobResult(deps: Deps, job: JobRecord): CallToolResult {
  * `asTask` (a task-augmented call): the call runs as a job whatever its projection and answers
  * the task; anything that ends it at once (a bad input, a refusal, a dry run) is a protocol error.
  */
-export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: AbortSignal, send?: SendProgress, asTask = false): Promise<CallToolResult | CreateTaskResult> {
+export async function callTool(deps: Deps, principal: Principal, clientAddress: string, name: string, args: unknown, signal?: GoneFlag, send?: SendProgress, asTask = false): Promise<CallToolResult | CreateTaskResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools this server has.`);
   // With a progressToken, a call that fans out here reports each leg as it settles (issue 16).
@@ -186,8 +188,14 @@ export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinitio
   return async function handleMcp(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const call = options.sdkTransportOnly ? null : plainToolCall(req, body);
     if (call) {
+      const address = clientAddress(deps.config, req);
+      const direct = directCall(call);
+      if (direct) {
+        const gone = clientSignal(res);
+        return answerDirect(res, direct, gone, () => callTool(deps, principal, address, direct.name, direct.args, gone));
+      }
       await connected;
-      const caller: Caller = { principal, clientAddress: clientAddress(deps.config, req) };
+      const caller: Caller = { principal, clientAddress: address };
       // Our handlers read no request info; the headers are there for any that would.
       return plainCalls.handle(res, call, { authInfo: { token: '', clientId: principal.keyId, scopes: [], extra: caller as unknown as Record<string, unknown> }, requestInfo: { headers: req.headers } });
     }
