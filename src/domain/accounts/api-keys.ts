@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KeyEnv } from './plans.js';
 
 /**
@@ -13,8 +13,9 @@ export function isWellFormedKey(token: string): boolean {
   return KEY_SHAPE.test(token);
 }
 
+/** Every authenticated call hashes its key: the one-shot hash costs a third of a Hash object's three calls. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What a list or a log may show of a key. */

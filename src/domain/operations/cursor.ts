@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 
 /**
@@ -47,7 +47,7 @@ const digests = new Map<string, string>();
 export function sha256Text(text: string): string {
   let digest = digests.get(text);
   if (digest !== undefined) return digest;
-  digest = createHash('sha256').update(text).digest('base64url');
+  digest = hash('sha256', text, 'base64url');
   if (text.length <= 4_096) {
     if (digests.size >= 10_000) digests.delete(digests.keys().next().value!);
     digests.set(text, digest);
