@@ -139,17 +139,23 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
   });
 
   it('are the same bytes for tool errors, sandbox triggers and protocol errors', async () => {
-    const cases: unknown[] = [
-      toolCall('search_stays', { location: 'Lisbon', limit: 500 }),
-      toolCall('get_listing', { platform: 'airbnb', id: 'sandbox-missing' }),
-      toolCall('search_stays', { location: 'sandbox:partial', limit: 3 }),
-      toolCall('search_stays', { location: 'sandbox:unavailable', limit: 3 }),
-      toolCall('no_such_tool', {}),
-      toolCall('search_stays', { location: 'Lisbon' }, 0),
-      toolCall('search_stays', { location: 'Lisbon' }, 'text-id'),
-      toolCall('search_stays', { location: 'Lisbon' }, 7, { _meta: { note: 'kept by the SDK, ignored by us' } }),
+    // Tool errors (isError results) on the direct path go through the SDK's result parse, as the
+    // SDK's server sends them (its key order); an unknown tool and _meta go to the SDK's server.
+    const cases: [unknown, 'direct' | 'server'][] = [
+      [toolCall('search_stays', { location: 'Lisbon', limit: 500 }), 'direct'],
+      [toolCall('get_listing', { platform: 'airbnb', id: 'sandbox-missing' }), 'direct'],
+      [toolCall('get_job', { jobId: 'job_missing' }), 'direct'],
+      [toolCall('search_stays', { location: 'sandbox:partial', limit: 3 }), 'direct'],
+      [toolCall('search_stays', { location: 'sandbox:unavailable', limit: 3 }), 'direct'],
+      [toolCall('no_such_tool', {}), 'server'],
+      [toolCall('search_stays', { location: 'Lisbon' }, 0), 'direct'],
+      [toolCall('search_stays', { location: 'Lisbon' }, 'text-id'), 'direct'],
+      [toolCall('search_stays', { location: 'Lisbon' }, 7, { _meta: { note: 'kept by the SDK, ignored by us' } }), 'server'],
     ];
-    for (const body of cases) expect((await both(body)).viaSdk, JSON.stringify(body)).toBe(0);
+    for (const [body, path] of cases) {
+      const answer = await both(body);
+      expect([answer.viaSdk, answer.viaServer], JSON.stringify(body)).toEqual([0, path === 'direct' ? 0 : 1]);
+    }
   });
 
   it('leave to the SDK transport what it alone answers, with its answers', async () => {
