@@ -100,6 +100,9 @@ export function createContext(deps: Deps, source: ContextSource): Context {
     authorization: source.authorization ?? null,
     clientAddress: source.clientAddress ?? 'unknown',
     res: { headers: { 'X-Request-Id': requestId } },
-    clientGone: () => source.signal?.aborted ?? false,
+    // A method: under tsx (npm start) an arrow-valued property is renamed at run time, every call.
+    clientGone() {
+      return source.signal?.aborted ?? false;
+    },
   };
 }

@@ -78,17 +78,10 @@ function callerOf(procedure: AnyTRPCProcedure, path: string, type: ProcedureType
   // The one input validation level, when there is exactly one `.input()`: a remembered parse replaces it.
   const inputLevel = def.inputs?.length === 1 ? middlewares.findIndex((m) => m._type === 'input') : -1;
   const parse = inputLevel >= 0 ? getParseFn(def.inputs![0] as Parameters<typeof getParseFn>[0]) : null;
+  // No arrow or function is given a name per call below (`next` comes from nextOf, the raw input
+  // getter from rawInputOf): under tsx (npm start) each would be renamed at run time, every call.
   const callAt = async (index: number, o: CallOpts, parsed: ParsedInputSlot | undefined): Promise<MiddlewareResult<object>> => {
-    const next = (nextOpts: NextOpts) =>
-      callAt(index + 1, {
-        path: o.path,
-        type: o.type,
-        ctx: nextOpts?.ctx ? { ...o.ctx, ...nextOpts.ctx } : o.ctx,
-        input: nextOpts && 'input' in nextOpts ? nextOpts.input : o.input,
-        getRawInput: nextOpts?.getRawInput ?? o.getRawInput,
-        signal: o.signal,
-        batchIndex: o.batchIndex,
-      }, parsed);
+    const next = nextOf(callAt, index, o, parsed);
     try {
       if (parsed && index === inputLevel) return await rememberedInput(parse!, parsed, o, next);
       return await middlewares[index]!({
@@ -107,11 +100,31 @@ function callerOf(procedure: AnyTRPCProcedure, path: string, type: ProcedureType
     }
   };
   return async (ctx, input, parsed) => {
-    const result = await callAt(0, { path, type, ctx, input: undefined, getRawInput: async () => input, signal: undefined, batchIndex: 0 }, parsed);
+    const result = await callAt(0, { path, type, ctx, input: undefined, getRawInput: rawInputOf(input), signal: undefined, batchIndex: 0 }, parsed);
     if (!result) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'No result from middlewares - did you forget to `return next()`?' });
     if (!result.ok) throw result.error;
     return result.data;
   };
+}
+
+type CallAt = (index: number, o: CallOpts, parsed: ParsedInputSlot | undefined) => Promise<MiddlewareResult<object>>;
+
+/** A level's `next`: the next level, with the options tRPC's own `next` would hand it. */
+function nextOf(callAt: CallAt, index: number, o: CallOpts, parsed: ParsedInputSlot | undefined): (nextOpts: NextOpts) => Promise<MiddlewareResult<object>> {
+  return (nextOpts) =>
+    callAt(index + 1, {
+      path: o.path,
+      type: o.type,
+      ctx: nextOpts?.ctx ? { ...o.ctx, ...nextOpts.ctx } : o.ctx,
+      input: nextOpts && 'input' in nextOpts ? nextOpts.input : o.input,
+      getRawInput: nextOpts?.getRawInput ?? o.getRawInput,
+      signal: o.signal,
+      batchIndex: o.batchIndex,
+    }, parsed);
+}
+
+function rawInputOf(input: unknown): () => Promise<unknown> {
+  return async () => input;
 }
 
 /**

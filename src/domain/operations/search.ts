@@ -45,20 +45,25 @@ export async function searchStays(env: OperationEnv, params: SearchParams): Prom
     if (plan.hashes.size < PLAN_ENTRIES) plan.hashes.set(platformList, hash);
   }
   const positions = cursor ? decodeCursor(env.cursorSecret, hash, cursor).positions : {};
-  const positionOf = (p: Platform) => positions[p] ?? 0;
   env.beforeUpstream('search', { platforms, maxItems: limit });
 
   const legs = await runLegs<SearchLegResult>(
     adapters.map((adapter) => {
-      const offset = positionOf(adapter.platform);
+      const offset = positions[adapter.platform] ?? 0;
       const req = { query, offset, count: limit };
+      // Methods, not arrow-valued properties: under tsx (npm start) each arrow given a name is
+      // renamed at run time, for every leg of every call (README, "Performance").
       return {
         platform: adapter.platform,
         operation: 'search',
         expectedMs: adapter.expectedMs?.('search', req),
         runMs: adapter.runMs?.('search', req),
-        run: (signal) => adapter.search!(req, signal),
-        count: (v) => v.items.length,
+        run(signal) {
+          return adapter.search!(req, signal);
+        },
+        count(v) {
+          return v.items.length;
+        },
         cache: adapter.cacheable?.('search', req) === false ? undefined : legSlot(env, plan, adapter.platform, offset, limit),
       };
     }),

@@ -35,18 +35,20 @@ export function logWhenFinished(deps: Deps, res: ServerResponse, r: RequestRecor
   const started = performance.now();
   res.on('close', () => {
     const aborted = !res.writableFinished;
-    const write = () => {
-      const bag = r.bag();
-      const status = aborted ? CLIENT_CLOSED : res.statusCode;
-      deps.metrics.observeRequest(r.face, r.route, status);
-      deps.log.info(
-        { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status, ...(aborted ? { aborted: true } : {}), keyPrefix: bag?.keyPrefix, credits: r.face === 'mcp' ? undefined : (bag?.creditsCharged ?? 0), durationMs: Math.round((performance.now() - started) * 100) / 100 },
-        'request',
-      );
-    };
-    if (aborted) void settled.then(write, write);
-    else write();
+    // Anonymous arrows: under tsx (npm start) a named one is renamed at run time on every request.
+    if (aborted) void settled.then(() => writeRequestLog(deps, res, r, started, aborted), () => writeRequestLog(deps, res, r, started, aborted));
+    else writeRequestLog(deps, res, r, started, aborted);
   });
+}
+
+function writeRequestLog(deps: Deps, res: ServerResponse, r: RequestRecord, started: number, aborted: boolean): void {
+  const bag = r.bag();
+  const status = aborted ? CLIENT_CLOSED : res.statusCode;
+  deps.metrics.observeRequest(r.face, r.route, status);
+  deps.log.info(
+    { requestId: r.requestId ?? bag?.requestId, face: r.face, method: r.method, route: r.route, status, ...(aborted ? { aborted: true } : {}), keyPrefix: bag?.keyPrefix, credits: r.face === 'mcp' ? undefined : (bag?.creditsCharged ?? 0), durationMs: Math.round((performance.now() - started) * 100) / 100 },
+    'request',
+  );
 }
 
 /** nginx's status for a request whose client closed the connection before the answer. */
@@ -91,7 +93,16 @@ export function createRestHandler(deps: Deps, openApiDocument: OpenApiDocument) 
     const method = req.method ?? 'GET';
     const match = routes.match(method, path);
     let settle!: () => void;
-    logWhenFinished(deps, res, { face: 'rest', requestId, method, route: match.template ?? (path === '/openapi.json' ? path : 'unmatched'), bag: () => contexts.get(req)?.res }, new Promise<void>((r) => (settle = r)));
+    const record: RequestRecord = {
+      face: 'rest',
+      requestId,
+      method,
+      route: match.template ?? (path === '/openapi.json' ? path : 'unmatched'),
+      bag() {
+        return contexts.get(req)?.res;
+      },
+    };
+    logWhenFinished(deps, res, record, new Promise<void>((r) => (settle = r)));
     try {
       await serve(req, res, path, search, requestId, method, match);
     } finally {

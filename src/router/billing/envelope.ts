@@ -19,8 +19,14 @@ export function operationEnv(ctx: Authed): OperationEnv {
     now: deps.clock.now(),
     cursorSecret: deps.config.cursorSecret,
     legDeadlineMs: deps.config.legDeadlineMs,
-    beforeUpstream: (op, shape) => void (worst = ctx.res.worstCredits = assertCanPay(ctx, op, shape)),
-    beforeFetch: () => holdCredits(ctx, worst),
+    // Methods, not arrow-valued properties, on this per-call path: under tsx (npm start) every
+    // arrow given a name is also renamed at run time, each call (README, "Performance").
+    beforeUpstream(op, shape) {
+      worst = ctx.res.worstCredits = assertCanPay(ctx, op, shape);
+    },
+    beforeFetch() {
+      return holdCredits(ctx, worst);
+    },
     // dryRun=true (issue 16): the same verb, stopped with its estimate where the legs would start.
     ...(ctx.dryRun ? dryRunHooks(ctx) : {}),
     cache: deps.cache,

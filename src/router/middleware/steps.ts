@@ -15,6 +15,36 @@ export interface StepCall {
 /** One step of an operation's pipeline after `.input()`, written as a tRPC middleware would be. */
 export type Step = (call: StepCall) => Promise<StepResult>;
 
+/** The call one level of steps runs in: tRPC's options, with its `next` to the next level. */
+interface LevelCall {
+  ctx: Context;
+  path: string;
+  input: unknown;
+  next(): Promise<StepResult>;
+}
+
+/**
+ * Runs the steps from `index` on. Module-level, and `next` a method: under tsx (npm start) an
+ * arrow or function given a name inside a call is renamed at run time on every call (README,
+ * "Performance").
+ */
+async function runFrom(index: number, list: readonly Step[], level: LevelCall): Promise<StepResult> {
+  if (index === list.length) return level.next();
+  try {
+    return await list[index]!({
+      ctx: level.ctx,
+      path: level.path,
+      input: level.input,
+      next(more) {
+        if (more) Object.assign(level.ctx, more);
+        return runFrom(index + 1, list, level);
+      },
+    });
+  } catch (cause) {
+    return failedResult<StepResult>(cause);
+  }
+}
+
 /**
  * Runs `steps` (outermost first) as one tRPC middleware level. Each step behaves exactly as if it
  * were its own `.use()`: what it throws reaches the step around it as a failed result, and the
@@ -28,22 +58,6 @@ export function steps(...list: Step[]) {
     // and the handler then see one object, as they saw tRPC's one copy before. (A step around the
     // one adding would see the addition after its `next()` returns, where tRPC's copy would not;
     // only the outermost step, cost controls, adds anything.)
-    const run = async (index: number): Promise<StepResult> => {
-      if (index === list.length) return next();
-      try {
-        return await list[index]!({
-          ctx,
-          path,
-          input,
-          next: (more) => {
-            if (more) Object.assign(ctx, more);
-            return run(index + 1);
-          },
-        });
-      } catch (cause) {
-        return failedResult<StepResult>(cause);
-      }
-    };
-    return run(0);
+    return runFrom(0, list, { ctx, path, input, next });
   });
 }
