@@ -23,6 +23,9 @@ import { serveMetrics } from '../facades/metrics.js';
 import { toServiceError } from '../router/errors.js';
 import { describeFailure } from '../router/dependency-errors.js';
 
+/** These faces' requests carry no request bag (module-level: see README, "Hot-path code under tsx"). */
+const noBag = (): undefined => undefined;
+
 /**
  * One node:http listener for every face (design.md section 2): REST under /v1, internal tRPC
  * under /trpc, the reference page, and health probes. Anything else is a JSON 404.
@@ -79,7 +82,7 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     if (path === '/v1' || path.startsWith('/v1/')) return rest(req, res, path.slice(3) || '/', search);
     if (path.startsWith('/trpc/')) return trpc(req, res);
     // The faces above log their own requests (with request id, key prefix and credits).
-    logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: () => undefined });
+    logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: noBag });
     if (path === '/mcp') return mcp(req, res, search);
     if (path === '/console' || path.startsWith('/console/')) return developerConsole(req, res, path);
     if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);

@@ -36,9 +36,9 @@ const escapedPages = new WeakMap<object, Buffer>();
  * A result's text: `line`, a newline and the envelope's JSON. When the envelope's data is a
  * memoized page, the envelope is remembered in parts for answerBody.
  */
-export function resultText(line: string, envelope: { data: unknown; meta: unknown }, envelopeJson: () => string): string {
+export function resultText(line: string, envelope: { data: unknown; meta: unknown }): string {
   const parts = envelopeParts(envelope);
-  if (!parts) return `${line}\n${envelopeJson()}`;
+  if (!parts) return `${line}\n${JSON.stringify(envelope)}`;
   const head = `${line}\n${ENVELOPE_OPEN}`;
   const text = `${head}${parts.json}${parts.close}`;
   if (envelope.meta !== null && typeof envelope.meta === 'object') {
@@ -67,7 +67,7 @@ function sameEnvelope(copy: object, original: Record<string, unknown>): boolean 
  * which cannot straddle the cuts (the page's JSON starts with `{` or `[` and ends with `}` or
  * `]`), so the text's escaped form is its escaped parts in a row.
  */
-export function answerBody(message: unknown): string | Buffer[] {
+export function answerBody(message: unknown): string | (string | Buffer)[] {
   const content = (message as { result?: { structuredContent?: { data?: unknown; meta?: unknown } } } | null)?.result?.structuredContent;
   const page = content?.data;
   if (!isPageData(page)) return JSON.stringify(message);
@@ -78,29 +78,26 @@ export function answerBody(message: unknown): string | Buffer[] {
   const skeleton = JSON.stringify(message, (_key, value: unknown) =>
     whole !== undefined && value === whole ? ENVELOPE : value === page ? PAGE : entry !== undefined && value === entry.text ? TEXT : value,
   );
-  // The small skeleton is cut at the placeholders; the strings between go out as small buffers.
-  const chunks: Buffer[] = [];
+  // The small skeleton is cut at the placeholders; the strings between are written as they are.
+  const parts: (string | Buffer)[] = [];
   let pending = '';
-  const put = (bytes: Buffer) => {
-    if (pending !== '') chunks.push(Buffer.from(pending));
-    chunks.push(bytes);
-    pending = '';
-  };
-  skeleton.split(PLACEHOLDER).forEach((piece, i) => {
+  const pieces = skeleton.split(PLACEHOLDER);
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
     if (i % 2 === 0) pending += piece;
-    else if (piece === 'page') put(pageBytes(page));
-    else if (piece === 'envelope') {
-      pending += ENVELOPE_OPEN;
-      put(pageBytes(page));
+    else if (piece === 'page') {
+      parts.push(pending, pageBytes(page));
+      pending = '';
+    } else if (piece === 'envelope') {
+      parts.push(pending + ENVELOPE_OPEN, pageBytes(page));
       pending = entry!.close;
     } else {
-      pending += `"${escaped(entry!.head)}`;
-      put(escapedPage(page));
+      parts.push(`${pending}"${escapedHead(entry!.head)}`, escapedPage(page));
       pending = `${escaped(entry!.close)}"`;
     }
-  });
-  if (pending !== '') chunks.push(Buffer.from(pending));
-  return chunks;
+  }
+  parts.push(pending);
+  return parts;
 }
 
 /**
@@ -113,14 +110,14 @@ export function writeAnswer(res: ServerResponse, message: unknown): void {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     return void res.end(body);
   }
-  // The chunks copied into one buffer and ended with it, as REST does (openapi-core.ts): a copy
+  // The parts written into one buffer and ended with it, as REST does (openapi-core.ts): a copy
   // of 50 kB costs less than the stream's work per written chunk, and the head and body leave in
   // one write.
   let length = 0;
-  for (const chunk of body) length += chunk.length;
+  for (const part of body) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   const whole = Buffer.allocUnsafe(length);
   let at = 0;
-  for (const chunk of body) at += chunk.copy(whole, at);
+  for (const part of body) at += typeof part === 'string' ? whole.write(part, at) : part.copy(whole, at);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
   res.end(whole);
 }
@@ -128,11 +125,23 @@ export function writeAnswer(res: ServerResponse, message: unknown): void {
 /** answerBody as one string (what JSON.stringify gives). */
 export function answerJson(message: unknown): string {
   const body = answerBody(message);
-  return typeof body === 'string' ? body : Buffer.concat(body).toString();
+  return typeof body === 'string' ? body : Buffer.concat(body.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))).toString();
 }
 
 function escaped(s: string): string {
   return JSON.stringify(s).slice(1, -1);
+}
+
+/** A result text's head (its summary line) escaped, per line: a tool's lines repeat call after call. */
+const escapedHeads = new Map<string, string>();
+function escapedHead(head: string): string {
+  let out = escapedHeads.get(head);
+  if (out === undefined) {
+    out = escaped(head);
+    if (escapedHeads.size >= 1_000) escapedHeads.clear();
+    escapedHeads.set(head, out);
+  }
+  return out;
 }
 
 function escapedPage(page: object): Buffer {

@@ -51,6 +51,10 @@ export function protocolError(code: number, message: string): Error & { code: nu
   return Object.assign(new Error(message), { code });
 }
 
+function invalidParams(id: RpcError['id'], message: string): RpcError {
+  return { id, code: ErrorCode.InvalidParams, message };
+}
+
 /** The first malformed `tools/call` in a body (a message or a batch), named by field; null when none. */
 export function badToolCall(body: unknown): RpcError | null {
   for (const message of Array.isArray(body) ? body : [body]) {
@@ -58,12 +62,11 @@ export function badToolCall(body: unknown): RpcError | null {
     const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
     if (method !== 'tools/call') continue;
     const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
-    const fail = (msg: string): RpcError => ({ id: rpcId, code: ErrorCode.InvalidParams, message: msg });
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return fail('Invalid params: params must be an object with name and arguments.');
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return invalidParams(rpcId, 'Invalid params: params must be an object with name and arguments.');
     const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-    if (typeof name !== 'string' || name.length === 0) return fail('Invalid params: name must be the name of a tool (a string).');
+    if (typeof name !== 'string' || name.length === 0) return invalidParams(rpcId, 'Invalid params: name must be the name of a tool (a string).');
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      return fail(`Invalid params: arguments must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`);
+      return invalidParams(rpcId, `Invalid params: arguments must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`);
     }
   }
   return null;

@@ -33,16 +33,20 @@ const PROCEDURES = proceduresOf(appRouter);
 /** Validated arguments of recent calls, per tool, by their JSON text (facades/input-memo.ts). */
 const PARSED_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, createInputMemo()]));
 
+/** An envelope's JSON: a memoized page's text spliced in (envelope-json.ts), else JSON.stringify's. */
+function resultJson(result: object): string {
+  return envelopeJson(result) ?? JSON.stringify(result);
+}
+
 /**
  * The text a model reads. Many clients hand the model only `content`, so it carries the whole
  * result as compact JSON (MCP 2025-11-25: structured results SHOULD also be serialised as text),
  * after one line a human or a model can act on.
  */
 function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<string, unknown> }, accepted: boolean): string {
-  const json = () => envelopeJson(result) ?? JSON.stringify(result);
   if (accepted) {
     const job = result.data as { jobId: string; estimatedSeconds?: number };
-    return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${json()}`;
+    return `Accepted as job ${job.jobId}, status pending, about ${job.estimatedSeconds ?? '?'} s. Poll it with get_job (free).\n${resultJson(result)}`;
   }
   if (tool.name === 'get_job') {
     const job = result.data as { jobId: string; status: string; estimatedSeconds?: number; error?: { message?: string } };
@@ -50,12 +54,12 @@ function describeResult(tool: ToolSpec, result: { data: unknown; meta: Record<st
       job.status === 'completed' ? 'completed; data.result holds the result'
       : job.status === 'failed' ? `failed: ${job.error?.message ?? 'see data.error'}; nothing was charged`
       : `${job.status}, about ${job.estimatedSeconds ?? '?'} s left; poll again`;
-    return `Job ${job.jobId} is ${state}.\n${json()}`;
+    return `Job ${job.jobId} is ${state}.\n${resultJson(result)}`;
   }
   const count = Array.isArray(result.data) ? `${result.data.length} item(s)` : 'one result';
   const more = (result.meta.pagination as { nextCursor?: string | null } | null)?.nextCursor ? ' More pages: pass meta.pagination.nextCursor as cursor.' : '';
   // A memoized page's text is kept in parts, for the answer to splice (answer-json.ts).
-  return resultText(`${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}`, result, json);
+  return resultText(`${tool.title}: ${count}, ${result.meta.creditsCharged} credit(s) charged.${more}`, result);
 }
 
 function toolError(deps: Deps, requestId: string, err: unknown): CallToolResult {
