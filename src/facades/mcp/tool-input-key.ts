@@ -7,14 +7,26 @@
  * then hand the procedure equal raw inputs, whichever account sends them.
  */
 export function toolInputKey(args: unknown): string | null {
-  let plain = true;
-  const text = JSON.stringify(args, function (this: Record<string, unknown>, key, value: unknown) {
-    const raw = key === '' ? args : this[key];
-    if (plainJson(raw)) return value;
-    plain = false;
-    return null; // (a bigint would throw)
-  });
-  return plain && text !== undefined ? text : null;
+  // A walk in JavaScript, then JSON.stringify without a replacer: a replacer is a call out of
+  // the serializer for every value, which cost more than the rest of the key.
+  return plainTree(args, 0) ? JSON.stringify(args) : null;
+}
+
+/** Arguments nest a few levels; anything deeper gets no key rather than a deep walk. */
+const MAX_DEPTH = 32;
+
+function plainTree(value: unknown, depth: number): boolean {
+  if (!plainJson(value)) return false;
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!plainTree(value[i], depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && !plainTree((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function plainJson(value: unknown): boolean {
