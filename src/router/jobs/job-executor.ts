@@ -4,6 +4,7 @@ import { appRouter } from '../app-router.js';
 import { createContext } from '../context.js';
 import { toServiceError } from '../errors.js';
 import type { SettledLeg } from '../../domain/operations/fan-out.js';
+import type { QueueEntry } from '../../domain/ports/jobs.js';
 
 type Envelope = { data: unknown; meta: Record<string, unknown> };
 type Caller = Record<string, (input: unknown) => Promise<Envelope>>;
@@ -31,14 +32,16 @@ function legAnnouncer(deps: Deps, jobId: string) {
  * charge in one transaction. A job that is already completed or failed is left alone, so a re-run
  * after a crash is billed at most once. Retryable failures are thrown back to the queue until the
  * last attempt; then, or for any other failure, the job fails at 0 credits with the error.
+ * True when the job completed and its `queueEntry` went with the completion (the queue has no
+ * entry left to remove).
  */
-export async function executeJob(deps: Deps, jobId: string, attempt: number, maxAttempts: number, keyId?: string): Promise<void> {
+export async function executeJob(deps: Deps, jobId: string, attempt: number, maxAttempts: number, keyId?: string, queueEntry?: QueueEntry): Promise<boolean> {
   // The key the queue entry names is looked up while the job is marked running: one round trip of
   // waiting instead of two (issue 29). It is used only when it is the key the job row names.
   const early = keyId ? deps.keys.findById(keyId) : null;
   early?.catch(() => {}); // awaited below unless the job is already done
   const job = await deps.jobs.start(jobId, deps.clock.now());
-  if (!job) return;
+  if (!job) return false;
   const principal = early && keyId === job.keyId ? await early : await deps.keys.findById(job.keyId);
   const legs = legAnnouncer(deps, jobId);
   const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, onLeg: legs.onLeg, ...(principal ? { principal } : {}) };
@@ -47,11 +50,13 @@ export async function executeJob(deps: Deps, jobId: string, attempt: number, max
     const caller = appRouter.createCaller(ctx) as unknown as Caller;
     const result = await caller[job.procedure]!(job.input).finally(legs.flush);
     const credits = ctx.res.creditsCharged ?? 0;
-    const outcome = await deps.jobs.complete(job, { credits, result, billed: ctx.res.billed, now: deps.clock.now() });
+    const outcome = await deps.jobs.complete(job, { credits, result, billed: ctx.res.billed, now: deps.clock.now(), ...(queueEntry ? { queueEntry } : {}) });
+    if (outcome === 'completed') return queueEntry !== undefined;
     if (outcome === 'unaffordable') {
       const refused = new ServiceError('credit_balance_too_low', `This job's result costs ${credits} credits; the balance is lower now. Nothing was charged.`);
       await deps.jobs.fail(jobId, errorBody(refused, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>, deps.clock.now());
     }
+    return false;
   } catch (err) {
     const failure = toServiceError(err);
     const error = errorBody(failure, ctx.requestId, deps.config.publicUrl).error as unknown as Record<string, unknown>;
@@ -61,6 +66,7 @@ export async function executeJob(deps: Deps, jobId: string, attempt: number, max
       throw err;
     }
     await deps.jobs.fail(jobId, error, deps.clock.now());
+    return false;
   }
 }
 
