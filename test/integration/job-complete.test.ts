@@ -1,6 +1,7 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import type { JobRecord } from '../../src/domain/ports/jobs.js';
+import type { JobLegEvent, JobRecord } from '../../src/domain/ports/jobs.js';
 
 /**
  * A job's completion is one statement (issue 29): the job row, locked while in flight, fences the
@@ -55,6 +56,29 @@ async function queueState(entryId: string, queueName: string) {
            (select locked_by from graphile_worker._private_job_queues where queue_name = ${queueName}) as locked_by`;
   return row!;
 }
+
+/** What a listener hears on the job channels, in order, until `until` is heard. */
+async function heard(run: () => Promise<void>, until: (channel: string, payload: string) => boolean): Promise<string[]> {
+  const client = new pg.Client({ connectionString: app.db.url });
+  await client.connect();
+  try {
+    const out: string[] = [];
+    const done = new Promise<void>((resolve) =>
+      client.on('notification', (n) => {
+        out.push(`${n.channel} ${n.payload}`);
+        if (until(n.channel, n.payload ?? '')) resolve();
+      }),
+    );
+    await client.query('listen async_job_leg; listen async_job_finished');
+    await run();
+    await done;
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+const leg: JobLegEvent = { platform: 'airbnb', status: 'ok', cached: false, count: 1, done: 1, of: 1 };
 
 describe('job completion', () => {
   it('charges once and completes once when attempts of one job complete at the same time', async () => {
@@ -112,5 +136,22 @@ describe('job completion', () => {
     expect(await app.deps.jobs.complete(done.job, { credits: 0, result, now: new Date() })).toBe('completed');
     expect(await app.deps.jobs.complete(done.job, { credits: 0, result, now: new Date(), queueEntry: taken.queueEntry })).toBe('already_done');
     expect(await queueState(taken.queueEntry.id, taken.queueName)).toEqual({ entries: 1, locked_by: 'pool-test' });
+  });
+
+  it("announces the run's last legs in the completion, before the job's end, and only when it completes the job", async () => {
+    const { job } = await startedJob(100, 10);
+    const completing = await heard(
+      async () => void (await app.deps.jobs.complete(job, { credits: 7, result, now: new Date(), legs: [leg] })),
+      (channel) => channel === 'async_job_finished',
+    );
+    expect(completing).toEqual([`async_job_leg ${JSON.stringify({ jobId: job.id, ...leg })}`, `async_job_finished ${job.id}`]);
+
+    const refused = await startedJob(5, 5);
+    const marker = JSON.stringify({ jobId: 'marker' });
+    const notCompleting = await heard(async () => {
+      expect(await app.deps.jobs.complete(refused.job, { credits: 6, result, now: new Date(), legs: [leg] })).toBe('unaffordable');
+      await app.sql`select pg_notify('async_job_leg', ${marker})`;
+    }, (_, payload) => payload === marker);
+    expect(notCompleting).toEqual([`async_job_leg ${marker}`]);
   });
 });

@@ -6,6 +6,7 @@ import { postFencedEntryAlong, type Tx } from '../billing/ledger.js';
 import { asyncJobs, creditHolds } from '../schema.js';
 import { TASKS, type TaskPayload } from '../../jobs/tasks.js';
 import { dequeueAlong } from '../../jobs/queue-entry.js';
+import { legNotices } from './job-events.js';
 import { Failed, batcher } from './batcher.js';
 
 type Row = typeof asyncJobs.$inferSelect;
@@ -137,7 +138,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       return row ? toRecord(row) : null;
     },
 
-    async complete(job, { credits, result, billed, now, queueEntry }) {
+    async complete(job, { credits, result, billed, now, queueEntry, legs }) {
       // One statement, one round trip (issue 29): the job row, locked while it is still in flight,
       // fences the debit; the row is marked completed in the same statement only when its charge
       // is in the ledger, and the job's hold is released with it, and its queue entry removed.
@@ -146,9 +147,11 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       const id = job.id;
       const dequeue = (done: SQL) => (queueEntry ? dequeueAlong(queueEntry, done) : null);
       const holdId = `job:${id}`;
+      // The last legs are told as the row is returned: only when it completes, before its end's trigger.
+      const told = legs && legs.length > 0 ? sql`, ${legNotices(id, legs)} as told` : sql``;
       const completed = (charged: SQL) => sql`
         update ${asyncJobs} set status = 'completed', result = ${JSON.stringify(result)}::jsonb, credits_charged = ${credits}, finished_at = ${now.toISOString()}::timestamptz
-        where id = ${id} and status in ('pending', 'running') and ${charged} returning id`;
+        where id = ${id} and status in ('pending', 'running') and ${charged} returning id ${told}`;
       if (credits > 0) {
         const inFlight = sql`select 1 from ${asyncJobs} where id = ${id} and account_id = ${job.accountId} and status in ('pending', 'running') for update`;
         const entry = { accountId: job.accountId, entryKey: holdId, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId };
