@@ -74,7 +74,7 @@ async function releaseJobHold(db: Db | Tx, id: string): Promise<void> {
  */
 export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2): JobStore {
   // Jobs accepted in the same moment (a burst of 202s) are written together, in one round trip
-  // and one transaction per batch: enqueue_jobs (drizzle/0016) takes each job's hold, writes its
+  // and one transaction per batch: enqueue_jobs (drizzle/0016, 0017) takes each job's hold, writes its
   // row unless the same call is in flight, and queues it, in order. A lone job waits for nothing.
   const enqueueAll = async (jobs: NewJob[]): Promise<EnqueueOutcome[]> => {
     const { rows } = await db.execute<{ job_id: string; outcome: EnqueueOutcome }>(
