@@ -63,4 +63,16 @@ describe('cachedKeyStore', () => {
     keys.forget();
     expect(await keys.findById('key_1')).toBeNull();
   });
+
+  it('shares one lookup among lookups of one key at the same moment, and keeps no failed lookup', async () => {
+    const inner = counting();
+    const keys = cachedKeyStore(inner, new FakeClock(), 2_000);
+    await Promise.all([keys.findById('key_1'), keys.findById('key_1'), keys.findByHash('known'), keys.findByHash('known')]);
+    expect([inner.byId, inner.calls]).toEqual([1, 1]);
+    let fail = true;
+    const flaky = cachedKeyStore({ ...inner, findById: async () => (fail ? Promise.reject(new Error('database gone')) : principal) }, new FakeClock(), 2_000);
+    await expect(flaky.findById('key_1')).rejects.toThrow('database gone');
+    fail = false;
+    expect(await flaky.findById('key_1')).toEqual(principal);
+  });
 });

@@ -11,15 +11,19 @@ import type { KeyStore, Principal } from '../../domain/ports/accounts.js';
  * burst of one key's jobs asks the database once, not once per job.
  */
 export function cachedKeyStore(inner: KeyStore, clock: Clock, ttlMs = 2_000, maxEntries = 10_000): KeyStore & { forget(): void } {
-  const byHash = new Map<string, { principal: Principal | null; expiresAt: number }>();
-  const byId = new Map<string, { principal: Principal | null; expiresAt: number }>();
-  const remember = async (entries: typeof byHash, key: string, load: () => Promise<Principal | null>): Promise<Principal | null> => {
+  // An entry is the lookup itself, so lookups of one key at the same moment (a burst's first
+  // calls, two workers starting jobs of one key) share one query; a failed lookup is not kept.
+  const byHash = new Map<string, { principal: Promise<Principal | null>; expiresAt: number }>();
+  const byId = new Map<string, { principal: Promise<Principal | null>; expiresAt: number }>();
+  const remember = (entries: typeof byHash, key: string, load: () => Promise<Principal | null>): Promise<Principal | null> => {
     const now = clock.now().getTime();
     const hit = entries.get(key);
     if (hit && hit.expiresAt > now) return hit.principal;
-    const principal = await load();
+    const principal = load();
     if (entries.size >= maxEntries) entries.clear();
-    entries.set(key, { principal, expiresAt: now + ttlMs });
+    const entry = { principal, expiresAt: now + ttlMs };
+    entries.set(key, entry);
+    principal.catch(() => void (entries.get(key) === entry && entries.delete(key)));
     return principal;
   };
   return {
