@@ -145,7 +145,7 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       // A job no longer in flight (a re-run after a crash, a concurrent attempt) is left alone and
       // charges nothing.
       const id = job.id;
-      const dequeue = (done: SQL) => (queueEntry ? dequeueAlong(queueEntry, done) : null);
+
       const holdId = `job:${id}`;
       // The last legs are told as the row is returned: only when it completes, before its end's trigger.
       const told = legs && legs.length > 0 ? sql`, ${legNotices(id, legs)} as told` : sql``;
@@ -155,14 +155,14 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       if (credits > 0) {
         const inFlight = sql`select 1 from ${asyncJobs} where id = ${id} and account_id = ${job.accountId} and status in ('pending', 'running') for update`;
         const entry = { accountId: job.accountId, entryKey: holdId, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId };
-        const posted = await postFencedEntryAlong(db, entry, inFlight, completed(sql`(exists (select 1 from appended) or exists (select 1 from dup))`), dequeue(sql`exists (select 1 from along)`));
+        const posted = await postFencedEntryAlong(db, entry, inFlight, completed(sql`(exists (select 1 from appended) or exists (select 1 from dup))`), queueEntry ? dequeueAlong(queueEntry, sql`exists (select 1 from along)`) : null);
         if (posted === 'fenced_out') return 'already_done';
         return posted ? 'completed' : 'unaffordable';
       }
       const { rows } = await db.execute<{ completed: boolean }>(sql`
         with done as (${completed(sql`true`)}),
         released as (delete from ${creditHolds} where id = ${holdId} and exists (select 1 from done))
-        ${queueEntry ? sql`, ${dequeue(sql`exists (select 1 from done)`)}` : sql``}
+        ${queueEntry ? sql`, ${dequeueAlong(queueEntry, sql`exists (select 1 from done)`)}` : sql``}
         select exists (select 1 from done) as completed`);
       return rows[0]?.completed ? 'completed' : 'already_done';
     },
