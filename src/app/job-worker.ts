@@ -14,7 +14,7 @@ export function startWorker(deps: Deps, databaseUrl: string): Promise<JobRunner>
     pollIntervalMs: worker.pollIntervalMs,
     heartbeatMs: worker.heartbeatMs,
     staleAfterMs: worker.staleAfterMs,
-    execute: (jobId, attempt, maxAttempts, keyId) => executeJob(deps, jobId, attempt, maxAttempts, keyId),
+    execute: (jobId, attempt, maxAttempts, keyId, queueEntry) => executeJob(deps, jobId, attempt, maxAttempts, keyId, queueEntry),
     // Idempotency-Key answers are kept as long as jobs (24 h) and cleared by the same periodic task.
     deleteExpired: async () => (await deps.jobs.deleteExpired(deps.clock.now())) + (await deps.idempotency.deleteExpired(deps.clock.now())),
     deliverWebhook: (webhookId) => runWebhookDelivery(deps, webhookId),

@@ -1,14 +1,17 @@
 import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EARLY_DEQUEUE_SQL } from '../../src/adapters/jobs/runner.js';
+import { EARLY_DEQUEUE_SQL, dequeueAlong } from '../../src/adapters/jobs/queue-entry.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 /**
- * What src/adapters/jobs/runner.ts relies on in graphile-worker beyond its published API: the
- * early dequeue of a finished job writes to the queue's private tables. Run on a queue migrated by
- * the pinned graphile-worker, it must remove the entry its worker holds, unlock that entry's named
- * queue, and leave an entry another worker holds alone. A failure after an upgrade means the
- * statement names what the new version renamed: fix EARLY_DEQUEUE_SQL (or drop the head start).
+ * What src/adapters/jobs/queue-entry.ts relies on in graphile-worker beyond its published API: the
+ * early dequeue of a finished job writes to the queue's private tables, alone or as part of the
+ * job's completion. Run on a queue migrated by the pinned graphile-worker, each form must remove
+ * the entry its worker holds, unlock that entry's named queue, and leave an entry another worker
+ * holds alone. A failure after an upgrade means the statements name what the new version renamed:
+ * fix queue-entry.ts (or drop the head start).
  */
 let db: TestDatabase;
 let client: pg.Client;
@@ -33,6 +36,12 @@ async function lockedEntry(queue: string, worker: string): Promise<string> {
 }
 
 const queueLock = async (queue: string) => (await client.query<{ locked_by: string | null }>(`select locked_by from graphile_worker._private_job_queues where queue_name = $1`, [queue])).rows[0]!.locked_by;
+/** dequeueAlong in a statement of its own, `done` standing for the completion it rides. */
+async function dequeueAlongRun(id: string, worker: string, done: SQL): Promise<void> {
+  const query = new PgDialect().sqlToQuery(sql`with ${dequeueAlong({ id, lockedBy: worker }, done)} select 1`);
+  await client.query(query.sql, query.params);
+}
+
 const entries = async (id: string) => (await client.query(`select 1 from graphile_worker.jobs where id = $1::bigint`, [id])).rowCount;
 
 describe('graphile-worker internals', () => {
@@ -49,5 +58,22 @@ describe('graphile-worker internals', () => {
     await client.query(EARLY_DEQUEUE_SQL, [id, 'worker-1']);
     expect(await entries(id)).toBe(1);
     expect(await queueLock('acct-b:0')).toBe('worker-2');
+  });
+
+  it('as part of a completion, removes the entry and unlocks its queue only when the completion is done', async () => {
+    const id = await lockedEntry('acct-c:0', 'worker-1');
+    await dequeueAlongRun(id, 'worker-1', sql`false`);
+    expect(await entries(id)).toBe(1);
+    expect(await queueLock('acct-c:0')).toBe('worker-1');
+    await dequeueAlongRun(id, 'worker-1', sql`true`);
+    expect(await entries(id)).toBe(0);
+    expect(await queueLock('acct-c:0')).toBeNull();
+  });
+
+  it('as part of a completion, leaves an entry and a queue another worker holds untouched', async () => {
+    const id = await lockedEntry('acct-d:0', 'worker-2');
+    await dequeueAlongRun(id, 'worker-1', sql`true`);
+    expect(await entries(id)).toBe(1);
+    expect(await queueLock('acct-d:0')).toBe('worker-2');
   });
 });

@@ -57,6 +57,25 @@ describe('batched enqueue', () => {
   });
 });
 
+describe('one batch of two accounts', () => {
+  it("decides each account's holds and priorities by that account's own holds and jobs in flight, in order", async () => {
+    const a = await app.newKey('live', { plan: 'enterprise', credits: 17 });
+    const b = await app.newKey('live', { plan: 'enterprise', credits: 10 });
+    // A already holds 2 credits and has a job in flight: 15 free, room for 3 holds of 5.
+    await app.sql`insert into credit_holds (id, account_id, amount, expires_at) values (${`call:${a.accountId}`}, ${a.accountId}, 2, now() + interval '1 hour')`;
+    expect(await app.deps.jobs.enqueue({ ...newJob(a.accountId, a.keyId, 500), hold: null })).not.toBe('unaffordable');
+    const jobs = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => (i % 2 === 0 ? newJob(a.accountId, a.keyId, 510 + i) : newJob(b.accountId, b.keyId, 510 + i)));
+    const call = await app.sql.unsafe<{ job_id: string; outcome: string }[]>(`select job_id, outcome from enqueue_jobs($1::text::jsonb, 'run_operation', 3, 2)`, [JSON.stringify(jobs.map(enqueueArgument))]);
+    const outcome = new Map(call.map((r) => [r.job_id, r.outcome]));
+    // A: three fit (15 free), the fourth does not; B: two fit (10 free), the third and fourth do not.
+    expect(jobs.map((j) => outcome.get(j.id))).toEqual(['created', 'created', 'created', 'created', 'created', 'unaffordable', 'unaffordable', 'unaffordable']);
+    const queued = await app.sql<{ key: string; priority: number }[]>`select key, priority from graphile_worker.jobs where key = any(${jobs.map((j) => j.id)})`;
+    const priority = new Map(queued.map((q) => [q.key, q.priority]));
+    // The priority is the account's jobs already in flight: A's start after its earlier job.
+    expect(jobs.slice(0, 5).map((j) => priority.get(j.id))).toEqual([1, 0, 2, 1, 3]);
+  });
+});
+
 describe('two batches at once', () => {
   it('never deadlock when each names the other\'s account, one with a hold and one without', async () => {
     const a = await app.newKey('live', { plan: 'enterprise', credits: 1_000 });

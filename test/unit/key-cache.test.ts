@@ -5,7 +5,7 @@ import type { KeyStore, Principal } from '../../src/domain/ports/accounts.js';
 
 const principal: Principal = { accountId: 'acct_1', keyId: 'key_1', keyPrefix: 'svc_test_abcdef', env: 'sandbox', plan: 'free', subscriptionStatus: 'active', emailVerified: true, balance: 0, rateLimitOverride: null };
 
-function counting(): KeyStore & { calls: number; revoked: boolean } {
+function counting(): KeyStore & { calls: number; byId: number; revoked: boolean } {
   const store = {
     calls: 0,
     revoked: false,
@@ -13,7 +13,11 @@ function counting(): KeyStore & { calls: number; revoked: boolean } {
       store.calls++;
       return hash === 'known' && !store.revoked ? principal : null;
     },
-    findById: async () => principal,
+    byId: 0,
+    async findById(id: string) {
+      store.byId++;
+      return id === 'key_1' && !store.revoked ? principal : null;
+    },
     forAccount: async () => principal,
   };
   return store;
@@ -44,5 +48,31 @@ describe('cachedKeyStore', () => {
     inner.revoked = true;
     keys.forget();
     expect(await keys.findByHash('known')).toBeNull();
+  });
+
+  it("answers lookups by id (a burst of one key's jobs) from memory for the TTL, and forgets them too", async () => {
+    const clock = new FakeClock();
+    const inner = counting();
+    const keys = cachedKeyStore(inner, clock, 2_000);
+    for (let i = 0; i < 5; i++) expect(await keys.findById('key_1')).toEqual(principal);
+    expect(inner.byId).toBe(1);
+    clock.advance(2_001);
+    expect(await keys.findById('key_1')).toEqual(principal);
+    expect(inner.byId).toBe(2);
+    inner.revoked = true;
+    keys.forget();
+    expect(await keys.findById('key_1')).toBeNull();
+  });
+
+  it('shares one lookup among lookups of one key at the same moment, and keeps no failed lookup', async () => {
+    const inner = counting();
+    const keys = cachedKeyStore(inner, new FakeClock(), 2_000);
+    await Promise.all([keys.findById('key_1'), keys.findById('key_1'), keys.findByHash('known'), keys.findByHash('known')]);
+    expect([inner.byId, inner.calls]).toEqual([1, 1]);
+    let fail = true;
+    const flaky = cachedKeyStore({ ...inner, findById: async () => (fail ? Promise.reject(new Error('database gone')) : principal) }, new FakeClock(), 2_000);
+    await expect(flaky.findById('key_1')).rejects.toThrow('database gone');
+    fail = false;
+    expect(await flaky.findById('key_1')).toEqual(principal);
   });
 });

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import pg from 'pg';
 import { TASKS, type TaskName } from './tasks.js';
 import { IDLE_IN_TRANSACTION_MS } from '../postgres/db.js';
+import type { QueueEntry } from '../../domain/ports/jobs.js';
+import { EARLY_DEQUEUE_SQL } from './queue-entry.js';
 
 /** graphile-worker's own schema (`graphile_worker`), applied beside ours; idempotent. */
 export async function migrateQueue(connectionString: string): Promise<void> {
@@ -29,28 +31,23 @@ function quietLogger(log?: Logger): WorkerLogger {
 const QUEUE_UNLOCK_RETRY_MS = 10;
 
 /**
- * graphile-worker 0.17.3's own completion of a job, on its private tables (`_private_jobs`,
- * `_private_job_queues`): the only statement of ours that touches them.
- * test/contract/graphile-internals.test.ts runs it on a migrated queue and fails when an upgrade
- * renames what it names. $1 the job id, $2 the worker holding it.
- */
-export const EARLY_DEQUEUE_SQL = `with entry as (delete from graphile_worker._private_jobs where id = $1::bigint and locked_by = $2::text returning job_queue_id)
-       update graphile_worker._private_job_queues as q set locked_by = null, locked_at = null
-       from entry where q.id = entry.job_queue_id and q.locked_by = $2::text`;
-
-/**
  * Removes a finished job's queue entry and unlocks its named queue before the task returns, as
  * graphile-worker's own completion would (the same statement): graphile-worker completes a job
  * without waiting and asks for the next one at once, so that ask found the account's queue still
  * locked and a burst of one account waited on the hand-off (issue 29) rather than on its jobs.
- * Only an entry this worker still holds is touched; graphile-worker's completion that follows
- * then finds nothing left to do. A failure here is only a lost head start: that completion runs.
+ * A completed job's entry goes in its completion's statement (queue-entry.ts); this is for the
+ * others (failed, or already done). A failure here is only a lost head start: that completion runs.
  */
 async function dequeueDone(job: { id: string; job_queue_id: number | null; locked_by: string | null }, withPgClient: WithPgClient, log: Logger): Promise<void> {
   if (job.job_queue_id === null || job.locked_by === null) return;
   await withPgClient((client) =>
     client.query(EARLY_DEQUEUE_SQL, [job.id, job.locked_by]),
   ).catch((err: unknown) => log.debug({ err: String(err) }, 'early dequeue failed; the queue completes the job itself'));
+}
+
+/** The entry a job in a named queue runs under, for its completion to remove (queue-entry.ts). */
+function queueEntryOf(job: { id: string; job_queue_id: number | null; locked_by: string | null }): QueueEntry | undefined {
+  return job.job_queue_id === null || job.locked_by === null ? undefined : { id: job.id, lockedBy: job.locked_by };
 }
 
 export interface JobRunnerOptions {
@@ -60,8 +57,12 @@ export interface JobRunnerOptions {
   /** How often each worker records that it is alive, and when a silent one counts as dead. */
   heartbeatMs: number;
   staleAfterMs: number;
-  /** Runs one job (`keyId`: the key its queue entry names, when it names one); throwing asks for a retry (with backoff) until the last attempt. */
-  execute(jobId: string, attempt: number, maxAttempts: number, keyId: string | undefined): Promise<void>;
+  /**
+   * Runs one job (`keyId`: the key its queue entry names, when it names one); throwing asks for a
+   * retry (with backoff) until the last attempt. True when `queueEntry` went with the job's
+   * completion, so there is no entry left for the runner to remove.
+   */
+  execute(jobId: string, attempt: number, maxAttempts: number, keyId: string | undefined, queueEntry: QueueEntry | undefined): Promise<boolean>;
   deleteExpired(): Promise<number>;
   /** One attempt to deliver a job's webhook (its own schedule of retries; see router/webhook-delivery). */
   deliverWebhook?(webhookId: number): Promise<void>;
@@ -179,8 +180,8 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     events,
     taskList: {
       run_operation: async (payload, helpers) => {
-        await o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts, payload.keyId);
-        await dequeueDone(helpers.job, helpers.withPgClient, o.log);
+        const dequeued = await o.execute(payload.jobId, helpers.job.attempts, helpers.job.max_attempts, payload.keyId, queueEntryOf(helpers.job));
+        if (!dequeued) await dequeueDone(helpers.job, helpers.withPgClient, o.log);
       },
       delete_expired_jobs: async () => void (await o.deleteExpired()),
       deliver_webhook: async (payload) => void (await o.deliverWebhook?.(payload.webhookId)),

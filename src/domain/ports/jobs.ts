@@ -35,6 +35,16 @@ export type NewJob = Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'keyEnv' | '
   hold: { credits: number; ttlMs: number } | null;
 };
 
+/**
+ * The queue's entry a worker holds while it runs a job (its id, and the worker holding it). Given
+ * to `complete`, it is removed, and its named queue unlocked, in the completion's own statement,
+ * and only when the job completed: the account's next job can start one round trip sooner.
+ */
+export interface QueueEntry {
+  id: string;
+  lockedBy: string;
+}
+
 /** Async jobs (spec 4.9): the row and the queue entry are written in one transaction. */
 export interface JobStore {
   /**
@@ -52,9 +62,11 @@ export interface JobStore {
   start(id: string, now: Date): Promise<JobRecord | null>;
   /**
    * Result and the `job:<id>` ledger row in one transaction: a re-run is billed at most once. `job`
-   * is the job as `start` returned it (its account is charged, and must still own it).
+   * is the job as `start` returned it (its account is charged, and must still own it). `legs`, the
+   * run's legs not announced yet, are announced by the same statement, before the job's end, only
+   * when it completes the job: otherwise the caller still has them to announce.
    */
-  complete(job: Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'procedure'>, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' }; now: Date }): Promise<'completed' | 'unaffordable' | 'already_done'>;
+  complete(job: Pick<JobRecord, 'id' | 'accountId' | 'keyId' | 'procedure'>, outcome: { credits: number; result: { data: unknown; meta: Record<string, unknown> }; billed?: { operation: string; platforms: { platform: string; credits: number }[]; status: 'complete' | 'partial' }; now: Date; queueEntry?: QueueEntry; legs?: JobLegEvent[] }): Promise<'completed' | 'unaffordable' | 'already_done'>;
   fail(id: string, error: Record<string, unknown>, now: Date): Promise<void>;
   /** Keeps an attempt's retryable error on a job still in flight: the error it ends with if the queue gives up. */
   noteFailure(id: string, error: Record<string, unknown>): Promise<void>;

@@ -37,13 +37,15 @@ export async function postFencedEntry(db: Db | Tx, entry: LedgerEntry, fence: SQ
  * `appended` (the row this post appended; empty when nothing moved) and `dup` (the entry key was
  * already in the ledger). A job's completion rides the debit this way (issue 29): its row is marked
  * completed only when its charge is in the ledger, in one round trip and one implicit transaction.
- * A unique violation (a concurrent post of the same key) is thrown here, since `along` did not run.
+ * `after`: further common table expressions of the same statement, which may read `along` (a
+ * completed job's queue entry goes with it). A unique violation (a concurrent post of the same key)
+ * is thrown here, since `along` did not run.
  */
-export async function postFencedEntryAlong(db: Db | Tx, entry: LedgerEntry, fence: SQL, along: SQL): Promise<PostResult | 'fenced_out'> {
-  return postGuarded(db, entry, fence, along);
+export async function postFencedEntryAlong(db: Db | Tx, entry: LedgerEntry, fence: SQL, along: SQL, after: SQL | null = null): Promise<PostResult | 'fenced_out'> {
+  return postGuarded(db, entry, fence, along, after);
 }
 
-async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null, along: SQL | null = null): Promise<PostResult | 'fenced_out'> {
+async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null, along: SQL | null = null, after: SQL | null = null): Promise<PostResult | 'fenced_out'> {
   const { accountId, entryKey, amount, reason } = entry;
   // The console's columns ride in the same statement: no extra round trip on the billed path.
   // Array literals, since drizzle would spread a JS array into a parameter list; platform names
@@ -66,7 +68,7 @@ async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null, a
         insert into credit_ledger (account_id, entry_key, amount, balance_after, reason, platforms, platform_credits, status, key_id)
         select ${accountId}, ${entryKey}, ${amount}, credit_balance, ${reason}, ${platforms}::text[], ${platformCredits}::integer[], ${entry.status ?? null}, ${entry.keyId ?? null} from moved
         returning balance_after
-      ) ${along ? sql`, along as (${along})` : sql``}
+      ) ${along ? sql`, along as (${along})` : sql``} ${along && after ? sql`, ${after}` : sql``}
       select (select credit_balance::text from accounts where id = ${accountId}) as before,
              exists (select 1 from dup) as duplicate,
              (select balance_after::text from appended) as after,

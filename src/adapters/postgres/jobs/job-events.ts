@@ -1,10 +1,22 @@
 import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { JobEvents, JobLegEvent } from '../../../domain/ports/jobs.js';
 
 const CHANNEL = 'async_job_finished';
 /** A job's finished platform legs (issue 16 progress): JSON `{ jobId, ...JobLegEvent }`, sent by the worker. */
 const LEG_CHANNEL = 'async_job_leg';
+
+/**
+ * An expression announcing `legs` of a job (as `publishLeg` would, one after the other) inside a
+ * caller's statement: the job's completion tells its last legs this way, evaluated before the end
+ * of its statement, so before the async_jobs_finished trigger announces the job's end (a
+ * transaction's notifications arrive in the order they were made).
+ */
+export function legNotices(jobId: string, legs: JobLegEvent[]): SQL {
+  const payloads = JSON.stringify(legs.map((leg) => JSON.stringify({ jobId, ...leg })));
+  return sql`(select count(pg_notify(${LEG_CHANNEL}, t.payload)) from json_array_elements_text(${payloads}::json) as t(payload))`;
+}
 
 /**
  * Long polls without a poll loop: ONE connection per process LISTENs on the channel the

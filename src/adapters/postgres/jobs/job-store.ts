@@ -5,6 +5,8 @@ import type { Db } from '../db.js';
 import { postFencedEntryAlong, type Tx } from '../billing/ledger.js';
 import { asyncJobs, creditHolds } from '../schema.js';
 import { TASKS, type TaskPayload } from '../../jobs/tasks.js';
+import { dequeueAlong } from '../../jobs/queue-entry.js';
+import { legNotices } from './job-events.js';
 import { Failed, batcher } from './batcher.js';
 
 type Row = typeof asyncJobs.$inferSelect;
@@ -72,7 +74,7 @@ async function releaseJobHold(db: Db | Tx, id: string): Promise<void> {
  */
 export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2): JobStore {
   // Jobs accepted in the same moment (a burst of 202s) are written together, in one round trip
-  // and one transaction per batch: enqueue_jobs (drizzle/0016) takes each job's hold, writes its
+  // and one transaction per batch: enqueue_jobs (drizzle/0016, 0017) takes each job's hold, writes its
   // row unless the same call is in flight, and queues it, in order. A lone job waits for nothing.
   const enqueueAll = async (jobs: NewJob[]): Promise<EnqueueOutcome[]> => {
     const { rows } = await db.execute<{ job_id: string; outcome: EnqueueOutcome }>(
@@ -136,26 +138,31 @@ export function createPgJobStore(db: Db, maxAttempts = 3, accountConcurrency = 2
       return row ? toRecord(row) : null;
     },
 
-    async complete(job, { credits, result, billed, now }) {
+    async complete(job, { credits, result, billed, now, queueEntry, legs }) {
       // One statement, one round trip (issue 29): the job row, locked while it is still in flight,
       // fences the debit; the row is marked completed in the same statement only when its charge
-      // is in the ledger, and the job's hold is released with it. A job no longer in flight (a
-      // re-run after a crash, a concurrent attempt) is left alone and charges nothing.
+      // is in the ledger, and the job's hold is released with it, and its queue entry removed.
+      // A job no longer in flight (a re-run after a crash, a concurrent attempt) is left alone and
+      // charges nothing.
       const id = job.id;
+
       const holdId = `job:${id}`;
+      // The last legs are told as the row is returned: only when it completes, before its end's trigger.
+      const told = legs && legs.length > 0 ? sql`, ${legNotices(id, legs)} as told` : sql``;
       const completed = (charged: SQL) => sql`
         update ${asyncJobs} set status = 'completed', result = ${JSON.stringify(result)}::jsonb, credits_charged = ${credits}, finished_at = ${now.toISOString()}::timestamptz
-        where id = ${id} and status in ('pending', 'running') and ${charged} returning id`;
+        where id = ${id} and status in ('pending', 'running') and ${charged} returning id ${told}`;
       if (credits > 0) {
         const inFlight = sql`select 1 from ${asyncJobs} where id = ${id} and account_id = ${job.accountId} and status in ('pending', 'running') for update`;
         const entry = { accountId: job.accountId, entryKey: holdId, amount: -credits, ...chargeDetail(job.procedure, billed), keyId: job.keyId, holdId };
-        const posted = await postFencedEntryAlong(db, entry, inFlight, completed(sql`(exists (select 1 from appended) or exists (select 1 from dup))`));
+        const posted = await postFencedEntryAlong(db, entry, inFlight, completed(sql`(exists (select 1 from appended) or exists (select 1 from dup))`), queueEntry ? dequeueAlong(queueEntry, sql`exists (select 1 from along)`) : null);
         if (posted === 'fenced_out') return 'already_done';
         return posted ? 'completed' : 'unaffordable';
       }
       const { rows } = await db.execute<{ completed: boolean }>(sql`
         with done as (${completed(sql`true`)}),
         released as (delete from ${creditHolds} where id = ${holdId} and exists (select 1 from done))
+        ${queueEntry ? sql`, ${dequeueAlong(queueEntry, sql`exists (select 1 from done)`)}` : sql``}
         select exists (select 1 from done) as completed`);
       return rows[0]?.completed ? 'completed' : 'already_done';
     },
