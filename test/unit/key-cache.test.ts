@@ -18,6 +18,9 @@ function counting(): KeyStore & { calls: number; byId: number; revoked: boolean 
       store.byId++;
       return id === 'key_1' && !store.revoked ? principal : null;
     },
+    findRecentById(id: string) {
+      return store.findById(id);
+    },
     forAccount: async () => principal,
   };
   return store;
@@ -50,29 +53,37 @@ describe('cachedKeyStore', () => {
     expect(await keys.findByHash('known')).toBeNull();
   });
 
-  it("answers lookups by id (a burst of one key's jobs) from memory for the TTL, and forgets them too", async () => {
+  it("answers the worker's lookups by id (a burst of one key's jobs) from memory for the TTL, and forgets them too", async () => {
     const clock = new FakeClock();
     const inner = counting();
     const keys = cachedKeyStore(inner, clock, 2_000);
-    for (let i = 0; i < 5; i++) expect(await keys.findById('key_1')).toEqual(principal);
+    for (let i = 0; i < 5; i++) expect(await keys.findRecentById('key_1')).toEqual(principal);
     expect(inner.byId).toBe(1);
     clock.advance(2_001);
-    expect(await keys.findById('key_1')).toEqual(principal);
+    expect(await keys.findRecentById('key_1')).toEqual(principal);
     expect(inner.byId).toBe(2);
     inner.revoked = true;
     keys.forget();
-    expect(await keys.findById('key_1')).toBeNull();
+    expect(await keys.findRecentById('key_1')).toBeNull();
+  });
+
+  it('reads findById from the store every time: GET /account shows the balance as it is now', async () => {
+    const inner = counting();
+    const keys = cachedKeyStore(inner, new FakeClock(), 2_000);
+    await keys.findRecentById('key_1');
+    for (let i = 0; i < 3; i++) await keys.findById('key_1');
+    expect(inner.byId).toBe(4);
   });
 
   it('shares one lookup among lookups of one key at the same moment, and keeps no failed lookup', async () => {
     const inner = counting();
     const keys = cachedKeyStore(inner, new FakeClock(), 2_000);
-    await Promise.all([keys.findById('key_1'), keys.findById('key_1'), keys.findByHash('known'), keys.findByHash('known')]);
+    await Promise.all([keys.findRecentById('key_1'), keys.findRecentById('key_1'), keys.findByHash('known'), keys.findByHash('known')]);
     expect([inner.byId, inner.calls]).toEqual([1, 1]);
     let fail = true;
-    const flaky = cachedKeyStore({ ...inner, findById: async () => (fail ? Promise.reject(new Error('database gone')) : principal) }, new FakeClock(), 2_000);
-    await expect(flaky.findById('key_1')).rejects.toThrow('database gone');
+    const flaky = cachedKeyStore({ ...inner, findRecentById: async () => (fail ? Promise.reject(new Error('database gone')) : principal) }, new FakeClock(), 2_000);
+    await expect(flaky.findRecentById('key_1')).rejects.toThrow('database gone');
     fail = false;
-    expect(await flaky.findById('key_1')).toEqual(principal);
+    expect(await flaky.findRecentById('key_1')).toEqual(principal);
   });
 });

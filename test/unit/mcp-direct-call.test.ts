@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { CallToolRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerResponse } from 'node:http';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, JSONRPCMessageSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { directCall } from '../../src/facades/mcp/direct-call.js';
+import { answerDirect, directCall } from '../../src/facades/mcp/direct-call.js';
 
 /**
  * The direct path answers a call without the SDK's server only when the SDK would have taken it
@@ -65,5 +68,35 @@ describe('directCall', () => {
       Object.assign(Object.create({ method: 'tools/call' }), { jsonrpc: '2.0', id: 1, params: call.params }),
       [call],
     ]) expect(directCall(other), JSON.stringify(other)).toBeNull();
+  });
+
+  it("answers a result or an error of the tool as the SDK's server does, byte for byte", async () => {
+    // The SDK's server, with the same handler, over an in-memory transport: its answer's JSON text.
+    const sdkAnswer = async (run: () => Promise<unknown>): Promise<string> => {
+      const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(CallToolRequestSchema, run as never);
+      const [client, ours] = InMemoryTransport.createLinkedPair();
+      const answered = new Promise<JSONRPCMessage>((resolve) => (client.onmessage = resolve));
+      await server.connect(ours);
+      await client.start();
+      await client.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_stays', arguments: {} } });
+      const text = JSON.stringify(await answered);
+      await server.close();
+      return text;
+    };
+    const directAnswer = async (run: () => Promise<unknown>): Promise<string> => {
+      let body = '';
+      const res = { destroyed: false, writeHead() {}, end: (b: Buffer | string) => void (body = b.toString()) } as unknown as ServerResponse;
+      await answerDirect(res, { id: 3, name: 'search_stays', args: {} }, { aborted: false }, run);
+      return body;
+    };
+    const runs: (() => Promise<unknown>)[] = [
+      async () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { data: [1], meta: { n: 1 } } }),
+      async () => ({ isError: true, content: [{ type: 'text', text: '{"error":{}}' }], _meta: { error: { code: 'x' } } }),
+      async () => ({ content: 'not a list' }), // a result the SDK refuses
+      async () => Promise.reject(new McpError(-32602, 'Unknown tool: "x"', { hint: 1 })),
+      async () => Promise.reject(new Error('boom')),
+    ];
+    for (const run of runs) expect(await directAnswer(run)).toBe(await sdkAnswer(run));
   });
 });

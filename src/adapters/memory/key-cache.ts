@@ -7,8 +7,9 @@ import type { KeyStore, Principal } from '../../domain/ports/accounts.js';
  * key revoked in another process stops working within that time (in this process at once, through
  * `forget`); the balance a cached principal carries is only the 402 pre-check's estimate, since
  * every debit is guarded in the database. Unknown keys are cached too, bounded in number.
- * Lookups by id (the job worker's, for the key that made each job) are cached the same way: a
- * burst of one key's jobs asks the database once, not once per job.
+ * The job worker's lookups by id (findRecentById, for the key that made each job) are cached the
+ * same way: a burst of one key's jobs asks the database once, not once per job. findById is not:
+ * GET /account reads the balance it shows there.
  */
 export function cachedKeyStore(inner: KeyStore, clock: Clock, ttlMs = 2_000, maxEntries = 10_000): KeyStore & { forget(): void } {
   // An entry is the lookup itself, so lookups of one key at the same moment (a burst's first
@@ -28,7 +29,8 @@ export function cachedKeyStore(inner: KeyStore, clock: Clock, ttlMs = 2_000, max
   };
   return {
     findByHash: (keyHash) => remember(byHash, keyHash, () => inner.findByHash(keyHash)),
-    findById: (keyId) => remember(byId, keyId, () => inner.findById(keyId)),
+    findById: (keyId) => inner.findById(keyId),
+    findRecentById: (keyId) => remember(byId, keyId, () => inner.findRecentById(keyId)),
     forAccount: (accountId, via, env) => inner.forAccount(accountId, via, env),
     forget: () => {
       byHash.clear();

@@ -16,8 +16,14 @@ export interface Principal {
 export interface KeyStore {
   /** The principal of an active (not revoked) key with this SHA-256 hex hash, or null. */
   findByHash(keyHash: string): Promise<Principal | null>;
-  /** The principal of a key by id, revoked or not: a job accepted for a key runs to its end. */
+  /** The principal of a key by id, revoked or not, as stored now (GET /account reads its balance here). */
   findById(keyId: string): Promise<Principal | null>;
+  /**
+   * findById, possibly as read a moment ago (the key cache's TTL): for the job worker, which runs
+   * a job accepted for a key to its end, revoked or not, and whose principal's balance is only the
+   * 402 pre-check's estimate (every debit is guarded in the database).
+   */
+  findRecentById(keyId: string): Promise<Principal | null>;
   /** The principal of an account signed in through OAuth (MCP), with the key kind chosen at consent. */
   forAccount(accountId: string, via: string, env: KeyEnv): Promise<Principal | null>;
 }

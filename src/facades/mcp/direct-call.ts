@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GoneFlag } from '../../router/client-gone.js';
 import { TOOLS } from './tools.js';
 import { writeAnswer } from './answer-json.js';
@@ -79,7 +79,8 @@ export async function answerDirect(res: ServerResponse, call: DirectCall, gone: 
     let result = await run();
     if (!isToolAnswer(result)) {
       const parsed = CallToolResultSchema.safeParse(result);
-      if (!parsed.success) throw Object.assign(new Error(`Invalid tools/call result: ${parsed.error.message}`), { code: ErrorCode.InvalidParams });
+      // The SDK's own refusal, word for word (McpError prefixes its message with the code).
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${parsed.error.message}`);
       result = parsed.data;
     }
     message = { result, jsonrpc: '2.0', id: call.id };

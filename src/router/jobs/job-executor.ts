@@ -66,11 +66,11 @@ async function publishLegs(deps: Deps, jobId: string, legs: JobLegEvent[]): Prom
 export async function executeJob(deps: Deps, jobId: string, attempt: number, maxAttempts: number, keyId?: string, queueEntry?: QueueEntry): Promise<boolean> {
   // The key the queue entry names is looked up while the job is marked running: one round trip of
   // waiting instead of two (issue 29). It is used only when it is the key the job row names.
-  const early = keyId ? deps.keys.findById(keyId) : null;
+  const early = keyId ? deps.keys.findRecentById(keyId) : null;
   early?.catch(() => {}); // awaited below unless the job is already done
   const job = await deps.jobs.start(jobId, deps.clock.now());
   if (!job) return false;
-  const principal = early && keyId === job.keyId ? await early : await deps.keys.findById(job.keyId);
+  const principal = early && keyId === job.keyId ? await early : await deps.keys.findRecentById(job.keyId);
   const legs = legAnnouncer(deps, jobId);
   const ctx = { ...createContext(deps, { transport: 'worker', authorization: null, clientAddress: 'worker' }), jobId, onLeg: legs.onLeg, ...(principal ? { principal } : {}) };
   try {

@@ -33,6 +33,7 @@ export function createPgKeyStore(db: Db): KeyStore {
   return {
     findByHash: (keyHash) => find(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))!),
     findById: (keyId) => find(eq(apiKeys.id, keyId)),
+    findRecentById: (keyId) => find(eq(apiKeys.id, keyId)),
     async forAccount(accountId, via, env) {
       const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
       if (!row) return null;
