@@ -6,12 +6,17 @@ import { pathToFileURL } from 'node:url';
 /** The official TypeScript SDK's folder, and the repository's own TypeScript compiler. */
 export const SDK_DIR = resolve('clients/typescript');
 export const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** The repository's tsx command, as `npx tsx` runs it. */
+export const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
 type Sdk = typeof import('../../clients/typescript/src/index.js');
 
-/** Compiles the SDK with the repository's tsc into `outDir` (default: its own dist/). */
+/**
+ * Builds the SDK as its `npm run build` does (ES modules in `outDir`, CommonJS in `outDir`/cjs)
+ * with the repository's tsc, into `outDir` (default: its own dist/).
+ */
 export function buildSdk(outDir = resolve(SDK_DIR, 'dist')): string {
-  execFileSync(process.execPath, [TSC, '-p', SDK_DIR, '--outDir', outDir], { stdio: 'pipe' });
+  execFileSync(process.execPath, [resolve(SDK_DIR, 'scripts/build.mjs'), outDir], { stdio: 'pipe' });
   return outDir;
 }
 
