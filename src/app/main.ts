@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { atListeningPort, localOrigin } from '../config.js';
@@ -12,23 +12,48 @@ import { startWorker } from './job-worker.js';
 import { closeHttpServer } from './shutdown.js';
 import { startProcess } from './process-start.js';
 import { OperatorError } from '../domain/errors.js';
+import type { Logger } from 'pino';
 
 const DEMO_EMAIL = 'demo@example.com';
 
+/** Where an embedded start keeps the demo account's secrets, in DATA_DIR (mode 600). */
+const demoFiles = (dataDir: string) => ({ file: path.resolve(dataDir, 'demo-sandbox-key'), passwordFile: path.resolve(dataDir, 'demo-console-sign-in') });
+
+/** The demo account's secrets on its first start; on later starts only where they are kept. */
+type DemoAccount =
+  | { created: true; key: string; file: string; password: string; passwordFile: string }
+  | { created: false; file: string | null; passwordFile: string | null };
+
+const kept = (file: string) => access(file).then(() => file, () => null);
+
 /**
- * First embedded start only: a demo account with a sandbox key and a console password (random,
- * so no two machines share one), both kept in DATA_DIR; null afterwards.
+ * A demo account with a sandbox key and a console password (random, so no two machines share
+ * one), both kept in DATA_DIR, made on the first embedded start; later starts say where they are,
+ * since the start that printed them may be long gone from the terminal.
  */
-async function createDemoAccount(deps: Deps, dataDir: string): Promise<{ key: string; file: string; password: string; passwordFile: string } | null> {
-  if (await deps.admin.findAccountByEmail(DEMO_EMAIL)) return null;
+async function demoAccount(deps: Deps, dataDir: string): Promise<DemoAccount> {
+  const { file, passwordFile } = demoFiles(dataDir);
+  if (await deps.admin.findAccountByEmail(DEMO_EMAIL)) return { created: false, file: await kept(file), passwordFile: await kept(passwordFile) };
   const password = randomBytes(12).toString('base64url');
   const { accountId } = await deps.admin.createAccount({ email: DEMO_EMAIL, plan: 'free', credits: 0, verified: true, password });
   const { key } = await deps.admin.createKey(accountId, 'sandbox');
-  const file = path.resolve(dataDir, 'demo-sandbox-key');
   await writeFile(file, `${key}\n`, { mode: 0o600 });
-  const passwordFile = path.resolve(dataDir, 'demo-console-sign-in');
   await writeFile(passwordFile, `${DEMO_EMAIL}\n${password}\n`, { mode: 0o600 });
-  return { key, file, password, passwordFile };
+  return { created: true, key, file, password, passwordFile };
+}
+
+/**
+ * `start:prod` on the development defaults works, which is why it must say so loudly: an embedded
+ * database lives and dies with this process's DATA_DIR, and in-process limits and cache are per
+ * process, so a second instance doubles every account's rate limit.
+ */
+function warnUnlessProductionReady(events: Logger, embeddedDatabase: boolean, stores: string): void {
+  if (embeddedDatabase) {
+    events.warn({ event: 'not_production_ready', setting: 'DATABASE_URL' }, 'NOT READY FOR PRODUCTION: NODE_ENV=production on the embedded PostgreSQL in DATA_DIR; set DATABASE_URL to a managed PostgreSQL');
+  }
+  if (stores === 'in-process') {
+    events.warn({ event: 'not_production_ready', setting: 'REDIS_URL' }, 'NOT READY FOR PRODUCTION: NODE_ENV=production with in-process rate limits and cache, counted per process; set REDIS_URL (or REDIS_CLUSTER_NODES) so every process shares them');
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -62,7 +87,8 @@ startProcess(async ({ config: env, log, events, opened }) => {
   opened('stores', () => deps.close());
   const stores = env.redisClusterNodes ? 'redis-cluster' : redis ? 'redis' : 'in-process';
   events.info({ event: 'stores', cacheAndLimits: stores }, redis ? `cache and rate limits in ${stores === 'redis-cluster' ? 'a Redis Cluster' : 'Redis'}, shared by every process` : 'cache and rate limits in-process (set REDIS_URL or REDIS_CLUSTER_NODES to share them)');
-  const demo = database.embedded ? await createDemoAccount(deps, config.dataDir) : null;
+  if (config.production) warnUnlessProductionReady(events, database.embedded, stores);
+  const demo = database.embedded ? await demoAccount(deps, config.dataDir) : null;
   const runner = config.runWorker ? await startWorker(deps, database.url) : null;
   if (runner) opened('job worker', () => runner.stop());
   events.info({ event: 'worker', inProcess: Boolean(runner) }, runner ? 'job worker in this process (RUN_WORKER=false to run it apart with npm run worker)' : 'job worker not in this process');
@@ -77,7 +103,11 @@ startProcess(async ({ config: env, log, events, opened }) => {
   opened('long polls', () => deps.jobEvents.close());
   const url = localOrigin(config.host, port);
   events.info({ event: 'listening', url, docs: `${config.publicUrl}/docs`, mcp: `${config.publicUrl}/mcp` }, `listening on ${url}; MCP at ${config.publicUrl}/mcp (OAuth issuer ${config.publicUrl}; set PUBLIC_URL when clients reach it elsewhere)`);
-  if (demo) {
+  if (demo && !demo.created) {
+    const where = demo.file && demo.passwordFile ? `its sandbox key is kept in ${demo.file}, its console sign-in in ${demo.passwordFile}` : 'its key and sign-in files are gone from DATA_DIR: make a key with npm run cli -- key create, a password with npm run cli -- account set-password';
+    events.info({ event: 'demo_account', email: DEMO_EMAIL, keyFile: demo.file, signInFile: demo.passwordFile }, `demo account ${DEMO_EMAIL}: ${where} (printed on the first start only)`);
+  }
+  if (demo?.created) {
     const tryIt = `curl -H "Authorization: Bearer ${demo.key}" "${url}/v1/search?location=Lisbon"`;
     events.info({ event: 'sandbox_key', key: demo.key, file: demo.file, try: tryIt }, `demo account created; its sandbox key, shown this once (kept in ${demo.file}): ${demo.key}`);
     const consoleUrl = `${config.publicUrl}/console/`;

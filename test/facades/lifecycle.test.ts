@@ -55,6 +55,11 @@ describe('npm start lifecycle', () => {
     expect(dir).not.toBe('');
     const { s, node, pg } = await start(env);
     expect(s.events().filter((e) => e.event === 'sandbox_key')).toHaveLength(0);
+    // A restart says where the first start kept the key and the sign-in, and prints neither.
+    const demo = s.events().find((e) => e.event === 'demo_account');
+    expect(demo, s.text()).toMatchObject({ email: 'demo@example.com', keyFile: path.join(dir, 'demo-sandbox-key'), signInFile: path.join(dir, 'demo-console-sign-in') });
+    expect(String(demo!.msg)).toContain(path.join(dir, 'demo-sandbox-key'));
+    expect(s.text()).not.toContain((await readFile(path.join(dir, 'demo-sandbox-key'), 'utf8')).trim());
     // Heartbeats run every 200 ms and release workers silent for 500 ms: a row left by the
     // previous stop would have been swept (with a warning) by now.
     await new Promise((r) => setTimeout(r, 1_500));
@@ -112,5 +117,16 @@ describe('npm start lifecycle', () => {
     expect((await fetch(`${listening.url}/healthz`)).status).toBe(200);
     process.kill(listening.pid, 'SIGTERM');
     await gone(listening.pid, 30_000);
+  }, 120_000);
+
+  it('NODE_ENV=production on the embedded database and in-process limits warns loudly, naming the settings', async () => {
+    expect(dir).not.toBe('');
+    const { s, node, pg } = await start({ ...env, NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret' });
+    const warned = loud(s).filter((e) => e.event === 'not_production_ready');
+    expect(warned.map((e) => e.setting), s.text()).toEqual(['DATABASE_URL', 'REDIS_URL']);
+    for (const w of warned) expect(String(w.msg)).toMatch(/^NOT READY FOR PRODUCTION: /);
+    process.kill(s.proc.pid!, 'SIGTERM');
+    await gone(node, 30_000);
+    await gone(pg, 30_000);
   }, 120_000);
 });

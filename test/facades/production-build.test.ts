@@ -39,7 +39,9 @@ async function loadsNoTypeScript(w: Watched): Promise<void> {
 
 describe('npm run build, then node dist/*.js', () => {
   it('migrate, API and worker run from dist/ and stop quietly', async () => {
-    const env = baseEnv({ DATABASE_URL: db.url, NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret', LOG_LEVEL: 'warn' });
+    // Production as the README describes it: an external PostgreSQL and a shared Redis (without
+    // either the API warns at start, which the last step of test/facades/lifecycle.test.ts checks).
+    const env = baseEnv({ DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379', NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret', LOG_LEVEL: 'warn' });
     const migrate = node('dist/app/migrate.js', env);
     expect(await migrate.exited(), migrate.text()).toBe(0);
     expect(JSON.parse(migrate.text())).toEqual({ migrated: true, database: 'DATABASE_URL' });
