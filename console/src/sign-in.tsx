@@ -30,6 +30,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <input id="password" name="password" type="password" autoComplete="current-password" required />
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
+      <p className="muted">
+        Started with <code>npm start</code> on its embedded database? Its demo account's e-mail and password are kept in{' '}
+        <code>demo-console-sign-in</code> in the data folder (<code>DATA_DIR</code>, <code>.data/</code> by default); the first
+        start printed them too.
+      </p>
     </main>
   );
 }

@@ -4,6 +4,7 @@ import { ServiceError } from '../domain/errors.js';
 import { addressRateHeaders, createRestHandler, logWhenFinished, sendError } from '../facades/rest/handler.js';
 import { renderReferencePage } from '../facades/docs/reference-page.js';
 import { renderErrorCatalogue } from '../facades/docs/error-catalogue-page.js';
+import { guideIndex, renderGuidePages } from '../facades/docs/guides-page.js';
 import { scalarBundle } from '../facades/docs/assets.js';
 import { ICON_PATH, ICON_SVG } from '../facades/docs/icon.js';
 import { createTrpcHandler } from '../facades/trpc/handler.js';
@@ -53,14 +54,16 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
   const trpc = createTrpcHandler(deps);
   const docsHtml = renderReferencePage('Accommodation Data Service API');
   const errorsHtml = renderErrorCatalogue();
+  const guidePages = renderGuidePages();
+  const guides = guideIndex();
   const scalar = scalarBundle();
   const oauth = createOAuthApp(deps, { rateLimit: options.oauthRateLimit ?? true });
   const tools = toolDefinitions(deps);
   const mcp = createMcpHttp(deps, oauth.provider, tools);
   // The front door for agents, generated once from the router's document, the tools and the error table.
   const agentPages: Record<string, { type: string; body: string }> = {
-    '/llms.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, false) },
-    '/llms-full.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, true) },
+    '/llms.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, false, guides) },
+    '/llms-full.txt': { type: 'text/markdown; charset=utf-8', body: renderLlmsTxt(deps.config.publicUrl, openApi, tools, true, guides) },
     '/changelog': { type: 'text/markdown; charset=utf-8', body: CHANGELOG_MARKDOWN },
     '/.well-known/mcp.json': { type: 'application/json', body: JSON.stringify(serverCard(deps.config.publicUrl, tools), null, 2) },
   };
@@ -92,6 +95,8 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     if (path === '/readyz') return (await deps.ready()) ? json(res, 200, { status: 'ready' }) : json(res, 503, { status: 'not_ready' });
     if (path === '/docs' || path === '/docs/') return html(res, docsHtml);
     if (path === '/docs/errors') return html(res, errorsHtml);
+    const guide = guidePages.get(path.endsWith('/') ? path.slice(0, -1) : path);
+    if (guide) return html(res, guide);
     const page = agentPages[path];
     if (page) {
       res.setHeader('Content-Type', page.type);
@@ -132,6 +137,7 @@ const FIXED_ROUTES = new Set([ICON_PATH, '/llms.txt', '/llms-full.txt', '/change
 /** A bounded metric label for a path outside /v1 and /trpc. */
 function routeLabel(path: string): string {
   if (FIXED_ROUTES.has(path)) return path;
+  if (path === '/docs/guides' || path.startsWith('/docs/guides/')) return '/docs/guides';
   if (path === '/console' || path.startsWith('/console/')) return '/console';
   return OAUTH_PATHS.test(path) ? 'oauth' : 'unmatched';
 }

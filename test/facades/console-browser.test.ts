@@ -80,6 +80,8 @@ describe.skipIf(!existsSync(CHROMIUM))('developer console in a headless browser'
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
 
+    // The sign-in page says where `npm start` kept the demo account's password.
+    expect(await page.textContent('main')).toContain('demo-console-sign-in in the data folder (DATA_DIR, .data/ by default)');
     await signIn(page, 'not the password');
     expect(await page.textContent('[role=alert]')).toContain('not right');
     await signIn(page, PASSWORD);

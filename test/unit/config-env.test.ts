@@ -8,9 +8,9 @@ const dir = await mkdtemp(path.join(tmpdir(), 'ads-env-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('.env and .env.example', () => {
-  it('.env.example names every variable the configuration reads, and the README table does too', async () => {
+  it('.env.example names every variable the configuration reads, and the production guide\'s table does too', async () => {
     const example = await readFile('.env.example', 'utf8');
-    const readme = await readFile('README.md', 'utf8');
+    const readme = await readFile('docs/guides/production.md', 'utf8');
     for (const name of CONFIG_VARIABLES) {
       expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
       if (name !== 'NODE_ENV') expect(readme, name).toContain(`\`${name}\``);

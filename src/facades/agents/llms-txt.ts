@@ -111,7 +111,7 @@ function errorSection(): string {
   return `## Errors\n\nEvery error is \`{ error: { code, subCode?, message, param?, retryable, docUrl }, meta: { requestId } }\` on REST, and the same body in an MCP tool error.\n\n${lines.join('\n')}\n`;
 }
 
-export function renderLlmsTxt(publicUrl: string, doc: OpenApiLike, tools: readonly ToolDefinition[], full: boolean): string {
+export function renderLlmsTxt(publicUrl: string, doc: OpenApiLike, tools: readonly ToolDefinition[], full: boolean, guides: readonly { path: string; title: string }[] = []): string {
   const ops = operations(doc).map(({ method, path, op }) => {
     const line = `- \`${method} ${path}\`: ${oneLine(op.summary)}. ${full ? oneLine(op.description) : gist(op.description)}`;
     if (!full) return line;
@@ -126,6 +126,7 @@ export function renderLlmsTxt(publicUrl: string, doc: OpenApiLike, tools: readon
     HEAD(publicUrl),
     `## MCP tools\n\nThe ${tools.length} tools at ${publicUrl}/mcp, each the same operation as its REST endpoint:\n\n${toolLines.join('\n')}\n`,
     `## REST operations\n\nUnder ${publicUrl}/v1, with a bearer key:\n\n${ops.join('\n')}\n`,
+    ...(guides.length ? [`## Guides\n\nEach operation with every parameter and runnable examples, and how to build on the service:\n\n${guides.map((g) => `- [${g.title}](${publicUrl}${g.path})`).join('\n')}\n`] : []),
     ...(full ? [errorSection()] : []),
   ].join('\n');
 }

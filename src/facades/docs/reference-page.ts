@@ -30,6 +30,7 @@ export function renderReferencePage(title: string): string {
 </head>
 <body>
 <noscript>The reference needs JavaScript. The OpenAPI document is at <a href="/v1/openapi.json">/v1/openapi.json</a>; the error catalogue at <a href="/docs/errors">/docs/errors</a>.</noscript>
+<nav style="padding:.5rem 1rem;font-size:.9rem;border-bottom:1px solid #e3e3ea">Guides, one per operation with runnable examples: <a href="/docs/guides">/docs/guides</a> · <a href="/docs/errors">Error catalogue</a></nav>
 <div id="app"></div>
 <script src="/docs/scalar.js"></script>
 <script>Scalar.createApiReference('#app', ${JSON.stringify(config)});</script>

@@ -11,12 +11,12 @@ import { daysBetween } from '../../domain/dates.js';
 export const AvailabilityInput = z
   .object({
     platform: PlatformParam,
-    listingId: ListingIdParam.optional(),
+    listingId: ListingIdParam.optional().describe('One listing\'s native id on the platform; or listingIds, or url.'),
     listingIds: csv(ListingIdParam).optional().describe(`Batch of up to ${MAX_BATCH_LISTINGS} ids on one platform.`),
     url: z.string().max(2048).optional().describe('Full listing URL of the platform; parsed, never fetched.'),
-    startDate: DateParam,
-    endDate: DateParam,
-    onlyAvailable: qBool().default(false),
+    startDate: DateParam.describe('First day of the calendar, YYYY-MM-DD.'),
+    endDate: DateParam.describe('Day after the last day of the calendar, YYYY-MM-DD (exclusive, like a check-out): after startDate.'),
+    onlyAvailable: qBool().default(false).describe('true: dates[] keeps only the days that can be booked (available true); billing is unchanged.'),
     currency: Currency.default('USD').describe('ISO 4217 code of the calendar\'s nightly prices (dates[].nightlyPrice, meta.cheapestStays).'),
     nights: qInt(z.number().int().min(STAY_NIGHTS.min).max(STAY_NIGHTS.max))
       .optional()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PriceCompare } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, MaxCredits, DryRun, MAX_STAY_NIGHTS } from './common-input.js';
 import { text } from './query.js';
 import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
@@ -10,8 +10,8 @@ export const PriceCompareInput = z
     name: text(200).optional().describe('Property name to resolve.'),
     googleHotelId: text(256).optional().describe('Precise id; excludes name and location.'),
     location: text(200).optional().describe('Disambiguating place or "lat,lng"; accompanies name.'),
-    checkIn: DateParam,
-    checkOut: DateParam,
+    checkIn: DateParam.describe('First night, YYYY-MM-DD.'),
+    checkOut: DateParam.describe(`Day of departure, YYYY-MM-DD: after checkIn, at most ${MAX_STAY_NIGHTS} nights later.`),
     ...OccupancyFields,
     currency: Currency.default('USD'),
     maxCredits: MaxCredits,
