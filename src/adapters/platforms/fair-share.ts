@@ -1,5 +1,5 @@
 import type { Platform } from '../../domain/platforms.js';
-import { LegFailure } from '../../domain/ports/platform.js';
+import { LegAbandoned } from '../../domain/ports/platform.js';
 
 export interface FairShareOptions {
   /** Legs in flight to one platform at most (its connection pool's size). */
@@ -140,7 +140,7 @@ export function createPlatformShares(options: FairShareOptions): PlatformShares 
         release = await queue(platform).acquire(accountId, signal);
       } catch {
         const waited = Math.round(performance.now() - started);
-        throw new LegFailure('timeout', `${platform} was not asked: the leg waited ${waited} ms for a connection slot and passed its deadline`, { platformFault: false });
+        throw new LegAbandoned(`${platform} was not asked: the leg waited ${waited} ms for a connection slot and passed its deadline`);
       }
       try {
         return await leg();

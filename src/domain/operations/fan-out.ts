@@ -1,6 +1,6 @@
 import type { LegStatus, Warning } from '../model/common.js';
 import type { Operation, Platform } from '../platforms.js';
-import { LegFailure, UpstreamFormatError } from '../ports/platform.js';
+import { LegAbandoned, LegFailure, UpstreamFormatError } from '../ports/platform.js';
 import type { LegError } from '../model/common.js';
 import type { Cache } from '../ports/caching.js';
 import type { CacheSlot } from '../caching/cache-policy.js';
@@ -58,9 +58,10 @@ export interface LegRuntime {
   /** Told as each leg settles, in order of completion, so a caller can report progress; absent: nobody listens. */
   legSettled?(leg: SettledLeg): void;
   /**
-   * Runs an uncached leg (the upstream call and its deadline) in the caller's fair share of the
-   * platform's connections and through its circuit breaker; `signal` is the leg's deadline, which
-   * may pass while the leg still waits for a slot. Absent: legs run unguarded (sandbox).
+   * Runs an uncached leg's upstream call in the caller's fair share of the platform's connections
+   * and through its circuit breaker; `signal` is the leg's deadline, which may pass while the leg
+   * still waits for a slot. The deadline itself is raced outside, so the breaker hears how the
+   * call ended, never the deadline. Absent: legs run unguarded (sandbox).
    */
   guard?<T>(platform: Platform, leg: () => Promise<T>, signal: AbortSignal): Promise<T>;
   /**
@@ -138,16 +139,18 @@ async function fetchLeg<T>(spec: LegSpec<T>, runtime: LegRuntime): Promise<LegOu
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const failure = new LegFailure('timeout', `${spec.platform} did not answer within ${legDeadlineMs} ms`);
+      // Our deadline, not the platform's fault: the request may not even have been sent yet.
+      const failure = new LegAbandoned(`${spec.platform} did not answer within ${legDeadlineMs} ms`);
       controller.abort(failure);
       reject(failure);
     }, legDeadlineMs);
   });
-  // A leg waiting on a half-open breaker's probe may pass its deadline before it races it.
-  deadline.catch(() => undefined);
-  const attempt = () => Promise.race([spec.run(controller.signal), deadline]);
+  const run = () => spec.run(controller.signal);
   try {
-    const value = await (runtime.guard ? runtime.guard(spec.platform, attempt, controller.signal) : attempt());
+    // The deadline races the guard from outside: the caller gets its timeout at once, while the
+    // breaker waits for what the request itself ended in (issue 35: a deadline raced inside the
+    // breaker made every leg that passed it there, sent or not, a platform fault).
+    const value = await Promise.race([runtime.guard ? runtime.guard(spec.platform, run, controller.signal) : run(), deadline]);
     clearTimeout(timer);
     // Answers are cached, failures and "not found" (null) are not: the next call asks again.
     if (cache && spec.cache && value !== null) await cache.set(spec.cache.key, JSON.stringify(value), spec.cache.ttlMs);

@@ -185,6 +185,20 @@ export class LegFailure extends Error {
 }
 
 /**
+ * A leg ended on our side before the platform answered: its deadline passed (while it waited for a
+ * connection, just after it was granted one, or with its request in flight), or its caller went
+ * away. The client sees a `timeout`; a circuit breaker hears nothing of it, since it tells
+ * nothing about the platform: neither a fault nor a sign of health (issue 35). A platform slow
+ * enough to be at fault is caught by the client's own per-attempt timeout, which is a fault.
+ */
+export class LegAbandoned extends LegFailure {
+  constructor(message: string) {
+    super('timeout', message, { platformFault: false });
+    this.name = 'LegAbandoned';
+  }
+}
+
+/**
  * The platform answered, but in a shape the parser does not know (a required part missing, a
  * type changed): a format change on the platform's side. `message` is the parser's reason, for
  * the log only; the client sees `upstream_format_changed`. Never a platform fault.

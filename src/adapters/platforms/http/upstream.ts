@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import type { Platform } from '../../../domain/platforms.js';
-import { LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
+import { LegAbandoned, LegFailure, UpstreamFormatError } from '../../../domain/ports/platform.js';
+import { isPlatformTransportFault, PlatformServerError } from './transport-faults.js';
 
 export interface UpstreamOptions {
   platform: Platform;
@@ -49,6 +50,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Why our signal stopped a request, as a leg the platform is not to blame for. */
+function abandoned(platform: Platform, reason: unknown): LegAbandoned {
+  if (reason instanceof LegAbandoned) return reason;
+  return new LegAbandoned(`${platform} was not waited for: ${reason instanceof Error ? reason.message : String(reason)}`);
+}
+
 /** A web page's text, unless it is an anti-bot page (blocked, not a format change). */
 function pageText(platform: Platform, text: string): string {
   if (CHALLENGE.test(text.slice(0, 20_000)) && !/application\/ld\+json/i.test(text)) throw new LegFailure('blocked', `${platform} answered with a challenge page`);
@@ -80,7 +87,7 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
     if (text.length > MAX_BODY_BYTES) throw new LegFailure('failed', `${o.platform} answered more than ${MAX_BODY_BYTES} bytes`);
     if (res.statusCode === 403 || res.statusCode === 429) throw new LegFailure('blocked', `${o.platform} refused the request (HTTP ${res.statusCode})`);
     if (res.statusCode === 404) throw new UpstreamNotFound();
-    if (res.statusCode >= 500) throw Object.assign(new Error(`HTTP ${res.statusCode}`), { retryable: true });
+    if (res.statusCode >= 500) throw new PlatformServerError(res.statusCode);
     if (res.statusCode >= 300) throw new LegFailure('failed', `${o.platform} answered HTTP ${res.statusCode}`);
     if (req.as === 'html') return pageText(o.platform, text);
 
@@ -94,18 +101,22 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
 
   return {
     async json(req, signal) {
-      for (let n = 0; ; n++) {
+      let failure: LegFailure | null = null;
+      for (let n = 0; n <= o.retries; n++) {
         try {
+          if (n > 0) await sleep(backoffMs(n - 1), signal);
           return await attempt(req, signal);
         } catch (err) {
-          if (signal.aborted) throw signal.reason;
+          // Stopped on our side (the leg's deadline, its caller): the platform's earlier failure
+          // in this leg, if any, is still its fault; otherwise the breaker must hear nothing.
+          if (signal.aborted) throw failure?.platformFault ? failure : abandoned(o.platform, signal.reason);
+          // Answers of the platform (blocked, not found, unreadable) are final.
           if (err instanceof LegFailure || err instanceof UpstreamNotFound) throw err;
-          const retryable = (err as { retryable?: boolean }).retryable !== false;
           // 5xx and network errors: the platform itself is failing, which is what a breaker counts.
-          if (!retryable || n >= o.retries) throw new LegFailure('failed', `${o.platform} failed after ${n + 1} attempt(s): ${(err as Error).message}`, { platformFault: true });
-          await sleep(backoffMs(n), signal);
+          failure = new LegFailure('failed', `${o.platform} failed after ${n + 1} attempt(s): ${(err as Error).message}`, { platformFault: isPlatformTransportFault(err) });
         }
       }
+      throw failure!;
     },
     close: () => pool.close(),
   };
