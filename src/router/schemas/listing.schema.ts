@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Property } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, LISTING_ID_FORMS, ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam, View } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const ListingInput = z
   .object({
     platform: PlatformParam,
-    id: ListingIdParam.describe('Native listing id, case-sensitive, verbatim.'),
+    id: ListingIdParam.describe(`${LISTING_ID_FORMS}.`),
     checkIn: DateParam.optional(),
     checkOut: DateParam.optional(),
     ...OccupancyFields,

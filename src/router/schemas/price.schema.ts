@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Price } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, LISTING_ID_FORMS, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const PriceInput = z
   .object({
     platform: PlatformParam,
-    listingId: ListingIdOrUrlParam.describe('Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.'),
+    listingId: ListingIdOrUrlParam.describe(`${LISTING_ID_FORMS}; or a full listing URL of the platform, parsed, never fetched.`),
     checkIn: DateParam,
     checkOut: DateParam,
     ...OccupancyFields,
