@@ -224,7 +224,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         Property: {
-            /** @description stays_<platform>_<platformListingId> */
+            /** @description stays_<platform>_<platformListingId>: pass it, with platform, wherever a listing id is taken. */
             id: string;
             platform: components["schemas"]["Platform"];
             platformListingId: string;
@@ -977,7 +977,7 @@ export interface components {
         };
         /** @description An item cut down by fields= or view=compact: any field may be missing. */
         ShapedItem: {
-            /** @description stays_<platform>_<platformListingId> */
+            /** @description stays_<platform>_<platformListingId>: pass it, with platform, wherever a listing id is taken. */
             id?: string;
             platform?: components["schemas"]["Platform"];
             platformListingId?: string;
@@ -1134,7 +1134,7 @@ export interface components {
                 /** @enum {string} */
                 code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "gone" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
-                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
+                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "listing_platform_mismatch" | "email_unverified";
                 message: string;
                 /** @description The parameter at fault, as the request named it. */
                 param?: string;
@@ -1999,9 +1999,12 @@ export interface operations {
                  * @example airbnb
                  */
                 platform: components["schemas"]["Platform"];
-                /** @example 52891346 */
+                /**
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive.
+                 * @example 52891346
+                 */
                 listingId?: string;
-                /** @description Batch of up to 50 ids on one platform. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Batch of up to 50 ids on one platform, each in either form of listingId. In a query: comma-separated (a,b), repeated, or name[]=. */
                 listingIds?: string[];
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
@@ -2304,7 +2307,7 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native listing id, case-sensitive, verbatim.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive.
                  * @example 52891346
                  */
                 id: string;
@@ -2546,7 +2549,7 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a full listing URL of the platform, parsed, never fetched.
                  * @example 52891346
                  */
                 listingId: string;
@@ -2818,7 +2821,7 @@ export interface operations {
                  * @example Hotel Avenida Palace
                  */
                 name?: string;
-                /** @description Precise id; excludes name and location. */
+                /** @description Precise id: a google search item's id as answered (stays_google_…) or its platformListingId; excludes name and location. */
                 googleHotelId?: string;
                 /**
                  * @description Disambiguating place or "lat,lng"; accompanies name.
@@ -3094,7 +3097,7 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native listing id (or a listing URL of the platform). For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a listing URL of the platform. For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
                  * @example 52891346
                  */
                 listingId?: string;
