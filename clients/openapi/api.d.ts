@@ -224,7 +224,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         Property: {
-            /** @description stays_<platform>_<platformListingId> */
+            /** @description stays_<platform>_<platformListingId>: pass it, with platform, wherever a listing id is taken. */
             id: string;
             platform: components["schemas"]["Platform"];
             platformListingId: string;
@@ -977,7 +977,7 @@ export interface components {
         };
         /** @description An item cut down by fields= or view=compact: any field may be missing. */
         ShapedItem: {
-            /** @description stays_<platform>_<platformListingId> */
+            /** @description stays_<platform>_<platformListingId>: pass it, with platform, wherever a listing id is taken. */
             id?: string;
             platform?: components["schemas"]["Platform"];
             platformListingId?: string;
@@ -1134,7 +1134,7 @@ export interface components {
                 /** @enum {string} */
                 code: "invalid_request" | "missing_parameter" | "mutually_exclusive_params" | "invalid_listing_url" | "invalid_listing_id" | "limit_out_of_range" | "invalid_cursor" | "unauthenticated" | "credit_balance_too_low" | "max_credits_exceeded" | "permission_denied" | "not_found" | "listing_not_found" | "job_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "gone" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "upstream_format_error" | "upstream_unavailable" | "service_unavailable";
                 /** @enum {string} */
-                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "email_unverified";
+                subCode?: "invalid_type" | "not_integer" | "out_of_range" | "invalid_value" | "invalid_format" | "invalid_date" | "date_in_past" | "date_order" | "stay_too_long" | "window_too_long" | "dates_required" | "child_ages_mismatch" | "platform_not_supported" | "repeated_parameter" | "json_too_deep" | "invalid_json" | "invalid_encoding" | "malformed_input" | "unsupported_charset" | "invalid_idempotency_key" | "invalid_callback_url" | "callback_url_not_allowed" | "callback_url_unresolvable" | "listing_platform_mismatch" | "email_unverified";
                 message: string;
                 /** @description The parameter at fault, as the request named it. */
                 param?: string;
@@ -2000,25 +2000,18 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description One listing's native id on the platform; or listingIds, or url.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive.
                  * @example 52891346
                  */
                 listingId?: string;
-                /** @description Batch of up to 50 ids on one platform. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Batch of up to 50 ids on one platform, each in either form of listingId. In a query: comma-separated (a,b), repeated, or name[]=. */
                 listingIds?: string[];
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
-                /**
-                 * @description First day of the calendar, YYYY-MM-DD.
-                 * @example 2027-02-09
-                 */
+                /** @example 2027-02-09 */
                 startDate: string;
-                /**
-                 * @description Day after the last day of the calendar, YYYY-MM-DD (exclusive, like a check-out): after startDate.
-                 * @example 2027-03-11
-                 */
+                /** @example 2027-03-11 */
                 endDate: string;
-                /** @description true: dates[] keeps only the days that can be booked (available true); billing is unchanged. */
                 onlyAvailable?: boolean;
                 /**
                  * @description ISO 4217 code of the calendar's nightly prices (dates[].nightlyPrice, meta.cheapestStays).
@@ -2272,15 +2265,9 @@ export interface operations {
     listing: {
         parameters: {
             query?: {
-                /**
-                 * @description First night, YYYY-MM-DD, with checkOut: the answer then embeds a price for that stay.
-                 * @example 2027-02-09
-                 */
+                /** @example 2027-02-09 */
                 checkIn?: string;
-                /**
-                 * @description Day of departure, YYYY-MM-DD, with checkIn: after it, at most 365 nights later.
-                 * @example 2027-02-12
-                 */
+                /** @example 2027-02-12 */
                 checkOut?: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -2320,7 +2307,7 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native listing id, case-sensitive, verbatim.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive.
                  * @example 52891346
                  */
                 id: string;
@@ -2562,19 +2549,13 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a full listing URL of the platform, parsed, never fetched.
                  * @example 52891346
                  */
                 listingId: string;
-                /**
-                 * @description First night, YYYY-MM-DD.
-                 * @example 2027-02-09
-                 */
+                /** @example 2027-02-09 */
                 checkIn: string;
-                /**
-                 * @description Day of departure, YYYY-MM-DD: after checkIn, at most 365 nights later.
-                 * @example 2027-02-12
-                 */
+                /** @example 2027-02-12 */
                 checkOut: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -2840,22 +2821,16 @@ export interface operations {
                  * @example Hotel Avenida Palace
                  */
                 name?: string;
-                /** @description Precise id; excludes name and location. */
+                /** @description Precise id: a google search item's id as answered (stays_google_…) or its platformListingId; excludes name and location. */
                 googleHotelId?: string;
                 /**
                  * @description Disambiguating place or "lat,lng"; accompanies name.
                  * @example Lisbon
                  */
                 location?: string;
-                /**
-                 * @description First night, YYYY-MM-DD.
-                 * @example 2027-02-09
-                 */
+                /** @example 2027-02-09 */
                 checkIn: string;
-                /**
-                 * @description Day of departure, YYYY-MM-DD: after checkIn, at most 365 nights later.
-                 * @example 2027-02-12
-                 */
+                /** @example 2027-02-12 */
                 checkOut: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -3122,15 +3097,13 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description Native listing id (or a listing URL of the platform). For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a listing URL of the platform. For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
                  * @example 52891346
                  */
                 listingId?: string;
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
-                /** @description Reviews per page, 1-100 (default 20); billed per started block of 20 read. */
                 limit?: number;
-                /** @description meta.pagination.nextCursor of the previous page, verbatim; with the same other parameters. */
                 cursor?: string;
                 /** @description ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review's `language`. */
                 language?: string;
@@ -3143,7 +3116,6 @@ export interface operations {
                  * @example true
                  */
                 summary?: boolean;
-                /** @description recent (newest first), rating_desc or rating_asc. */
                 sort?: "recent" | "rating_desc" | "rating_asc";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;

@@ -66,6 +66,7 @@ export const SUB_CODES = {
   invalid_callback_url: { code: 'invalid_request', when: 'callbackUrl is not an absolute https URL without credentials.' },
   callback_url_not_allowed: { code: 'invalid_request', when: 'callbackUrl resolves to an address that is not public (loopback, private, link-local, metadata or reserved).' },
   callback_url_unresolvable: { code: 'invalid_request', when: 'callbackUrl\'s host has no address in DNS (checked within 3 s).' },
+  listing_platform_mismatch: { code: 'invalid_listing_id', when: 'A search item\'s id (`stays_<platform>_<native id>`) names another platform than the call\'s `platform`.' },
   email_unverified: { code: 'permission_denied', when: 'Live calls need a verified account e-mail.' },
 } as const;
 

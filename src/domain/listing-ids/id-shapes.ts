@@ -37,7 +37,7 @@ export function assertListingIds(platform: Platform, ids: readonly string[], par
     if (keyEnv === 'sandbox' && SANDBOX_TRIGGER_IDS.has(id)) continue;
     if (!isNativeListingId(platform, id)) {
       const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
-      throw new ServiceError('invalid_listing_id', `"${shown}" is not a ${platform} listing id. Send the native id as the platform shows it, or the listing's page URL.`, { param });
+      throw new ServiceError('invalid_listing_id', `"${shown}" is not a ${platform} listing id. Send the id a search item carries (stays_${platform}_…, or its platformListingId), the native id as the platform shows it, or the listing's page URL.`, { param });
     }
   }
 }

@@ -78,7 +78,7 @@ export const Host = z.object({ name: z.string().nullable(), isSuperhost: z.boole
 
 export const Property = z
   .object({
-    id: z.string().describe('stays_<platform>_<platformListingId>'),
+    id: z.string().describe('stays_<platform>_<platformListingId>: pass it, with platform, wherever a listing id is taken.'),
     platform: Platform,
     platformListingId: z.string(),
     url: z.string(),

@@ -34,7 +34,7 @@ export const SERVER_TITLE = 'Accommodation Data Service';
 /** What a model reads first (server/discover, initialize): the seven tools in one paragraph. */
 export const INSTRUCTIONS =
   'Search stays and read listings, calendars, price quotes, cross-OTA price comparisons and reviews on Airbnb, Booking.com, Vrbo and Google Hotels. ' +
-  'Start with search_stays; pass an item\'s platform and id to get_listing, get_price, check_availability or get_reviews; compare_prices takes a property name. ' +
+  'Start with search_stays; pass an item\'s platform and its id as answered (stays_<platform>_…; its platformListingId works too) to get_listing (as id), get_price, check_availability or get_reviews (as listingId); compare_prices takes a property name, or a google item\'s id as googleHotelId. ' +
   'Every call states its cost in credits (meta.creditsCharged); dryRun: true prices a call for free. A slow call may answer a job handle: poll it with get_job, free.';
 
 /** Our own icon (no CDN), served at /icon.svg: clients fetch it from the origin they already trust. */

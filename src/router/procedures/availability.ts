@@ -21,7 +21,7 @@ export const availability = authedProcedure
   .output(asyncAnswer(AvailabilityOutput))
   .query(async ({ ctx, input }) => {
     const listingIds = input.listingIds
-      ? input.listingIds.map((id) => idOrUrl(input.platform, id, 'listingIds'))
+      ? input.listingIds.map((id, index) => idOrUrl(input.platform, id, { param: 'listingIds', index }))
       : [input.listingId ? idOrUrl(input.platform, input.listingId, 'listingId') : idFromUrl(input.platform, input.url!)];
     const result = await getAvailability(operationEnv(ctx), {
       platform: input.platform,

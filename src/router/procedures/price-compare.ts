@@ -4,6 +4,7 @@ import { authedProcedure, billedSteps } from '../procedure.js';
 import { asyncAnswer } from '../jobs/async-answer.js';
 import { occupancyOf } from '../schemas/common-input.js';
 import { operationEnv, settle } from '../billing/envelope.js';
+import { nativeOfComposite } from '../listing-ids/listing-ref.js';
 import { PriceCompareInput, PriceCompareOutput } from '../schemas/price-compare.schema.js';
 
 export const priceCompare = authedProcedure
@@ -22,7 +23,7 @@ export const priceCompare = authedProcedure
   .query(async ({ ctx, input }) => {
     const result = await comparePrices(operationEnv(ctx), {
       name: input.name ?? null,
-      googleHotelId: input.googleHotelId ?? null,
+      googleHotelId: input.googleHotelId ? nativeOfComposite('google', input.googleHotelId, 'googleHotelId') : null,
       location: input.location ?? null,
       checkIn: input.checkIn,
       checkOut: input.checkOut,

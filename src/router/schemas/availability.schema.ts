@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AvailabilityItem } from '../../domain/model/availability.js';
 import { envelope } from '../../domain/model/common.js';
 import { MAX_BATCH_LISTINGS } from '../../domain/operations/availability.js';
-import { Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
+import { Currency, DateParam, LISTING_ID_FORMS, ListingIdParam, PlatformParam, MaxCredits, DryRun } from './common-input.js';
 import { csv, qBool, qInt } from './query.js';
 import { MAX_CHEAPEST_STAYS, STAY_NIGHTS } from '../../domain/rates/cheapest-stays.js';
 import { checkExactlyOne, fail } from './rules.js';
@@ -11,8 +11,8 @@ import { daysBetween } from '../../domain/dates.js';
 export const AvailabilityInput = z
   .object({
     platform: PlatformParam,
-    listingId: ListingIdParam.optional().describe('One listing\'s native id on the platform; or listingIds, or url.'),
-    listingIds: csv(ListingIdParam).optional().describe(`Batch of up to ${MAX_BATCH_LISTINGS} ids on one platform.`),
+    listingId: ListingIdParam.optional().describe(`${LISTING_ID_FORMS}.`),
+    listingIds: csv(ListingIdParam).optional().describe(`Batch of up to ${MAX_BATCH_LISTINGS} ids on one platform, each in either form of listingId.`),
     url: z.string().max(2048).optional().describe('Full listing URL of the platform; parsed, never fetched.'),
     startDate: DateParam.describe('First day of the calendar, YYYY-MM-DD.'),
     endDate: DateParam.describe('Day after the last day of the calendar, YYYY-MM-DD (exclusive, like a check-out): after startDate.'),

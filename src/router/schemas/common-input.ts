@@ -31,6 +31,11 @@ function textOrWholeNumber(text: z.ZodString) {
     error: 'must be the native id as text, or as a whole number from 0 to 9007199254740991',
   });
 }
+/**
+ * How every listing parameter names the ids it takes, worded once: an agent passes exactly what
+ * search answered, the item's `id` or its `platformListingId` (router/listing-ids/listing-ref.ts).
+ */
+export const LISTING_ID_FORMS = "A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive";
 export const ListingIdParam = textOrWholeNumber(z.string().trim().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters'));
 export const ListingIdOrUrlParam = textOrWholeNumber(z.string().trim().min(1).max(2048).regex(/^[^\s\u0000-\u001f]+$/, 'must not contain spaces or control characters'));
 

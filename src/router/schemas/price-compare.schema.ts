@@ -8,7 +8,7 @@ import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 export const PriceCompareInput = z
   .object({
     name: text(200).optional().describe('Property name to resolve.'),
-    googleHotelId: text(256).optional().describe('Precise id; excludes name and location.'),
+    googleHotelId: text(256).optional().describe('Precise id: a google search item\'s id as answered (stays_google_…) or its platformListingId; excludes name and location.'),
     location: text(200).optional().describe('Disambiguating place or "lat,lng"; accompanies name.'),
     checkIn: DateParam.describe('First night, YYYY-MM-DD.'),
     checkOut: DateParam.describe(`Day of departure, YYYY-MM-DD: after checkIn, at most ${MAX_STAY_NIGHTS} nights later.`),

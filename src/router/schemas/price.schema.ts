@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Price } from '../../domain/model/price.js';
 import { envelope } from '../../domain/model/common.js';
-import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun, MAX_STAY_NIGHTS } from './common-input.js';
+import { OccupancyFields, Currency, DateParam, ListingIdOrUrlParam, PlatformParam, MaxCredits, DryRun, MAX_STAY_NIGHTS, LISTING_ID_FORMS } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
 
 export const PriceInput = z
   .object({
     platform: PlatformParam,
-    listingId: ListingIdOrUrlParam.describe('Native id (preferred), or a full listing URL of the platform; a URL is parsed, never fetched.'),
+    listingId: ListingIdOrUrlParam.describe(`${LISTING_ID_FORMS}; or a full listing URL of the platform, parsed, never fetched.`),
     checkIn: DateParam.describe('First night, YYYY-MM-DD.'),
     checkOut: DateParam.describe(`Day of departure, YYYY-MM-DD: after checkIn, at most ${MAX_STAY_NIGHTS} nights later.`),
     ...OccupancyFields,
