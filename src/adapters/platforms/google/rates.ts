@@ -3,6 +3,7 @@ import type { Fees, StayPrice } from '../../../domain/model/property.js';
 import { feesFromItems } from '../../../domain/rates/fees.js';
 import type { Board } from '../../../domain/model/rates.js';
 import { boardOf } from '../../../domain/rates/board-words.js';
+import { refundableOf } from '../../../domain/rates/refund-words.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
 
@@ -82,8 +83,7 @@ export interface OtaRate {
 export function remarkTerms(entry: unknown): { refundable: boolean | null; board: Board | null } {
   const remarks = dig(entry, 'remarks');
   const text = Array.isArray(remarks) ? remarks.filter((r): r is string => typeof r === 'string').join(' | ') : '';
-  const refundable = /non[-\s]?refundable/i.test(text) ? false : /free cancellation|fully refundable/i.test(text) ? true : null;
-  return { refundable, board: /breakfast|board|all[\s-]inclusive|room only/i.test(text) ? boardOf(text) : null };
+  return { refundable: refundableOf(text), board: boardOf(text) };
 }
 
 function httpUrl(value: unknown): string | null {
