@@ -1,6 +1,7 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Fees, StayPrice } from '../../../domain/model/property.js';
 import { feesFromItems } from '../../../domain/rates/fees.js';
+import { feePaymentUnknown } from '../../../domain/rates/warnings.js';
 import type { Board } from '../../../domain/model/rates.js';
 import { boardOf } from '../../../domain/rates/board-words.js';
 import { refundableOf } from '../../../domain/rates/refund-words.js';
@@ -31,9 +32,11 @@ export function amountOf(rate: unknown, key: 'lowest' | 'before_taxes_fees', cur
 /**
  * Google's taxes and fees as the one line it states: the all-in total less the before-taxes
  * figure, of kind other (Google does not say which taxes or fees), inside its displayed total.
+ * Where it is paid Google does not say either: payAtProperty is null, with the warning saying so.
  */
-export function lumpFees(total: number, before: number | null, currency: string): Fees {
+export function lumpFees(total: number, before: number | null, currency: string, w: FieldWarnings): Fees {
   const lump = before === null ? 0 : roundToMinor(total - before, currency);
+  if (lump > 0) w.once(feePaymentUnknown('google'));
   return feesFromItems(lump > 0 ? [{ kind: 'other', name: 'Taxes and fees', amount: lump, included: true, payAtProperty: null }] : [], currency);
 }
 
@@ -54,7 +57,7 @@ export function stayPrice(entry: unknown, nights: number, currency: string, w: F
   }
   if (before !== null) feesCombined(w, label);
   const nightlyPrice = roundToMinor((before ?? total) / nights, currency);
-  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: lumpFees(total, before, currency) };
+  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: lumpFees(total, before, currency, w) };
 }
 
 /** A total stated beside its before-taxes figure is all-in; a total alone does not say. */
