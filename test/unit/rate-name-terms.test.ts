@@ -38,6 +38,8 @@ describe('refund terms a rate name states', () => {
       ['Deluxe Double - The Flexible Rate', null],
       ['Standard Room - No free cancellation', null],
       ['Partially refundable rate', null],
+      ['Standard Room - No refund if cancelled within 48 hours', null],
+      ['Chambre Double - Sans annulation gratuite', null],
     ];
     expect(stated.map(([name]) => refundableOf(name))).toEqual(stated.map(([, r]) => r));
   });

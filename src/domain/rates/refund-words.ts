@@ -2,14 +2,14 @@
  * Whether a rate's own words state its refund terms: a rate name ("Deluxe King - Non-Refundable",
  * "Club Room - Free Cancellation") or an OTA's remark. true: free cancellation or a full refund is
  * stated; false: non-refundable is stated; null: the words say neither. Only explicit statements
- * count: "Book Early & Save" or "The Flexible Rate" often mean one or the other, but do not say it.
+ * count: "Book Early & Save" or "The Flexible Rate" often mean one or the other, but do not say it,
+ * and "No refund if cancelled within 48 hours" says a deadline, not non-refundable.
  *
  * A rate name is often the hotel's own words, in its own language whatever locale we ask in, so
  * the common European ones are read (en, de, fr, es, it, pt, nl); other languages are null.
  */
 const NON_REFUNDABLE = [
   /\bnon[-\s]?refundable\b/i,
-  /\bno refunds?\b/i,
   /\bnicht (?:erstattbar|stornierbar)\b/i,
   /\bnon[-\s]remboursable\b/i,
   /\bno reembolsable\b/i,
@@ -31,7 +31,7 @@ const FREE_CANCELLATION = [
 ];
 
 /** "No free cancellation", "without free cancellation": a denial of the positive words, not a refund term. */
-const DENIED = /\b(?:no|not|without|keine|pas d'|sans|sin|senza|sem|geen)\s+(?:free cancell?ation|kostenlose|annulation|cancelaci|cancellazione|cancelamento|gratis)/i;
+const DENIED = /\b(?:no|not|without|keine|sans|sin|senza|sem|geen)\s+(?:free cancell?ation|kostenlose|annulation|cancelaci|cancellazione|cancelamento|gratis)/i;
 
 export function refundableOf(text: string | null): boolean | null {
   if (text === null) return null;
