@@ -85,6 +85,7 @@ export function errorAnchor(code: string, subCode?: string): string {
 export const WARNING_DOCS: Readonly<Record<string, string>> = {
   deprecated_usage: 'The call used a deprecated operation, parameter or value: it still works until the sunset date, which the message, the `Sunset` header and the changelog entry (the `Link` header) state, with the replacement.',
   offer_terms_unknown: 'A board, refund or payment term of an offer is not stated by the platform: it is null. With a `refundable` or `board` search filter, the items whose terms are unknown are kept (never dropped for what their platform did not say), and this warning names the platform.',
+  fee_payment_unknown: 'The platform does not state whether a fee line is paid with the booking or at the property: its `payAtProperty` is null (its amount and whether it is inside the displayed price are still stated).',
   offers_unavailable: 'The platform lists no room or rate beside its headline price: `price.offers` is empty and the top-level price is the only rate.',
   price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',
   nightly_price_unavailable: 'The calendar states no exact price per night (Airbnb states none; Booking.com prints some abbreviated, "₹7.5K", which are not prices): `dates[].nightlyPrice` is null.',

@@ -6,7 +6,8 @@ import { boxCentre, inArea, inBox, isBox, parseBbox, searchAreaOf, type Box } fr
 import { EARTH_RADIUS_KM, greatCircleKm, roundKm } from '../../src/domain/geo/great-circle.js';
 import { LegGeo } from '../../src/domain/geo/leg-geo.js';
 import { compareForSort } from '../../src/domain/operations/merge.js';
-import { parseNearby, minutesOf } from '../../src/adapters/platforms/google/nearby.js';
+import { parseNearby } from '../../src/adapters/platforms/google/nearby.js';
+import { minutesOf } from '../../src/adapters/platforms/google/travel-time.js';
 import { parseListing } from '../../src/adapters/platforms/google/parse-details.js';
 import { FieldWarnings } from '../../src/adapters/platforms/parse-support.js';
 import type { Property } from '../../src/domain/model/property.js';

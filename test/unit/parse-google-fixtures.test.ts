@@ -182,7 +182,7 @@ describe('google adapter on the project fixtures', () => {
     const price = (await setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY }, signal))!;
     expect(price.value).toMatchObject({ source: 'Expedia.com', totalPrice: 598, nightlyPrice: 176, nights: 3, url: 'https://www.google.com/travel/clk?pc=fixture-expedia', occupancy: STAY.occupancy });
     expect(price.value.basis).toBe('all_in');
-    expect(codes(price.warnings).sort()).toEqual(['field_unavailable', 'offers_dropped_occupancy', 'offers_unavailable', 'price_context_unavailable', 'price_fees_combined']);
+    expect(codes(price.warnings).sort()).toEqual(['fee_payment_unknown', 'field_unavailable', 'offers_dropped_occupancy', 'offers_unavailable', 'price_context_unavailable', 'price_fees_combined']);
     await expect(setup().adapter.price!({ listingId: RENTAL, currency: 'USD', ...STAY }, signal)).rejects.toThrow(/listed no rate/);
     await expect(setup().adapter.price!({ listingId: HOTEL, currency: 'USD', ...STAY, checkOut: '2031-06-14' }, signal)).rejects.toThrow(LegFailure);
   });

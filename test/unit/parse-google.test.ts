@@ -173,8 +173,10 @@ describe.skipIf(!existsSync(SAMPLES))('google_hotels property details sample (Mi
     expect(set.value.offers.find((o) => o.ota === 'Booking.com')?.totalPrice).toBe(202);
     expect(set.value.offers.every((o) => o.url.startsWith('https://www.google.com/travel/clk'))).toBe(true);
     expect(Math.min(...set.value.offers.map((o) => o.totalPrice))).toBe(179);
-    expect(codes(set.warnings)).toEqual(['price_basis_unclear']);
+    expect(codes(set.warnings)).toEqual(['price_basis_unclear', 'offer_terms_unknown']);
     expect(set.warnings[0]!.message).toContain('Wego');
+    // No OTA's remarks state refund terms or meals: each offer's null is covered (issue 34).
+    expect(set.warnings[1]!.message).toBe('google does not state board, refundable for some offers; those terms are null.');
   });
 });
 

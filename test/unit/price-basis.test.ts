@@ -26,7 +26,7 @@ describe('price basis', () => {
     const w = new FieldWarnings('airbnb');
     const price = parseDisplayPrice(airbnbCard('Total before taxes', 'total before taxes', false), { currency: 'USD', nights: 5 }, w, 'listing 1');
     expect(price).toMatchObject({ currency: 'USD', basis: 'before_taxes', nightlyPrice: 180, totalPrice: 1094.1, nights: 5, fees: { cleaning: 60, service: 134.1, taxes: null } });
-    expect(codes(w)).toEqual(['taxes_not_included']);
+    expect(codes(w)).toEqual(['taxes_not_included', 'fee_payment_unknown']);
   });
 
   it('airbnb: a plain "Total" with its taxes line is all_in; a before-taxes total that lists taxes is unclear', () => {
@@ -34,7 +34,7 @@ describe('price basis', () => {
     card.primaryLine.price = '$1,167';
     const w = new FieldWarnings('airbnb');
     expect(parseDisplayPrice(card, { currency: 'USD', nights: 5 }, w, 'x')).toMatchObject({ basis: 'all_in', totalPrice: 1166.1, fees: { taxes: 72 } });
-    expect(codes(w)).toEqual([]);
+    expect(codes(w)).toEqual(['fee_payment_unknown']);
     const odd = airbnbCard('Total before taxes', 'total', true);
     odd.primaryLine.price = '$1,167';
     const w2 = new FieldWarnings('airbnb');
@@ -55,7 +55,7 @@ describe('price basis', () => {
     const allIn = googleStayPrice({ total_rate: { extracted_lowest: 1102, extracted_before_taxes_fees: 919 } }, 11, 'USD', w, 'a');
     googleStayPrice({ total_rate: { extracted_lowest: 500, extracted_before_taxes_fees: 450 } }, 2, 'USD', w, 'b');
     expect(allIn).toMatchObject({ basis: 'all_in', totalPrice: 1102, fees: { taxes: null } });
-    expect(codes(w)).toEqual(['price_fees_combined']);
+    expect(codes(w)).toEqual(['price_fees_combined', 'fee_payment_unknown']);
     const w2 = new FieldWarnings('google');
     expect(googleStayPrice({ total_rate: { extracted_lowest: 605 } }, 3, 'USD', w2, 'c')?.basis).toBe('unknown');
     expect(codes(w2)).toEqual(['price_basis_unclear']);

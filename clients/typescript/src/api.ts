@@ -307,7 +307,7 @@ export interface components {
             amount: number;
             /** @description true: inside the price the platform displays; false: charged on top of it (an excluded charge, a resort fee due at the property). Either way it is part of totalPrice. */
             included: boolean;
-            /** @description true: paid at the property; false: paid with the booking; null: not stated. */
+            /** @description true: paid at the property; false: paid with the booking; null: not stated (a fee_payment_unknown warning). */
             payAtProperty: boolean | null;
         };
         /** @description One room and rate for the stay (issue 25). */
@@ -316,11 +316,11 @@ export interface components {
             roomName: string | null;
             /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
             board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
-            /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+            /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning). */
             refundable: boolean | null;
             /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
             freeCancellationUntil: string | null;
-            /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+            /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning). */
             payment: ("prepay" | "pay_at_property" | "pay_later") | null;
             /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
             nightlyPrice: number;
@@ -349,7 +349,7 @@ export interface components {
             kind: string | null;
             /** @description Great-circle km from the listing, 2 decimals; null when the platform gives the place no coordinates. */
             distanceKm: number | null;
-            /** @description Travel times the platform states, by mode; [] when it states none. */
+            /** @description Travel times the platform states, by mode; [] when it states none. A time whose text cannot be read ("about 5", "5-10 min") is left out, and a field_unavailable warning names it. */
             travelTime: {
                 /** @description As the platform names it: "Walking", "Taxi", "Public transport". */
                 mode: string;
@@ -620,9 +620,9 @@ export interface components {
             basis: components["schemas"]["PriceBasis"];
             currency: string;
             url: string;
-            /** @description As the OTA states it (issue 25); null when not stated. */
+            /** @description As the OTA states it (issue 25); null when not stated (an offer_terms_unknown warning). */
             refundable: boolean | null;
-            /** @description Meals included, as the OTA states them; null when not stated. */
+            /** @description Meals included, as the OTA states them; null when not stated (an offer_terms_unknown warning). */
             board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
         };
         ReviewsResponse: {
@@ -645,6 +645,7 @@ export interface components {
              * @example 2027-05-01
              */
             date: string;
+            /** @description The trip as the platform states it: booking's traveller type (family, couple, solo, friends, business), google's trip_type ("Vacation", "Business"), airbnb's trip label ("Group trip", "Stayed with kids"); null when the review states none. */
             tripType: string | null;
             /** @description ISO-639-1; null when the platform does not know it. */
             language: string | null;
@@ -1026,11 +1027,11 @@ export interface components {
                     roomName?: string | null;
                     /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
                     board?: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
-                    /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+                    /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning). */
                     refundable?: boolean | null;
                     /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
                     freeCancellationUntil?: string | null;
-                    /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+                    /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning). */
                     payment?: ("prepay" | "pay_at_property" | "pay_later") | null;
                     /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
                     nightlyPrice?: number;
@@ -1120,6 +1121,7 @@ export interface components {
              * @example 2027-05-01
              */
             date?: string;
+            /** @description The trip as the platform states it: booking's traveller type (family, couple, solo, friends, business), google's trip_type ("Vacation", "Business"), airbnb's trip label ("Group trip", "Stayed with kids"); null when the review states none. */
             tripType?: string | null;
             /** @description ISO-639-1; null when the platform does not know it. */
             language?: string | null;

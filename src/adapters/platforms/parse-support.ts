@@ -22,6 +22,11 @@ export class FieldWarnings {
   add(code: string, message: string): void {
     this.list.push({ code, message, platform: this.platform });
   }
+
+  /** Adds `warning` unless one of its code is listed already: a warning said once per answer. */
+  once(warning: Warning): void {
+    if (!this.list.some((w) => w.code === warning.code)) this.list.push(warning);
+  }
 }
 
 /**

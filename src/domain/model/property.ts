@@ -69,7 +69,7 @@ export const NearbyPlace = z
     distanceKm: z.number().nullable().describe('Great-circle km from the listing, 2 decimals; null when the platform gives the place no coordinates.'),
     travelTime: z
       .array(z.object({ mode: z.string().describe('As the platform names it: "Walking", "Taxi", "Public transport".'), minutes: z.number().int() }))
-      .describe('Travel times the platform states, by mode; [] when it states none.'),
+      .describe('Travel times the platform states, by mode; [] when it states none. A time whose text cannot be read ("about 5", "5-10 min") is left out, and a field_unavailable warning names it.'),
   })
   .meta({ id: 'NearbyPlace' });
 export type NearbyPlace = z.infer<typeof NearbyPlace>;

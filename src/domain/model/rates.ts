@@ -4,7 +4,8 @@ import { PriceBasis, TOTAL_PRICE_DESCRIPTION } from './basis.js';
 /**
  * Issue 25 items 2, 3 and 5: the room and rate, the fees line by line, and the price's context.
  * Every term is the platform's own statement; a term it does not state is null, with a warning
- * naming it (offer_terms_unknown, price_context_unavailable), never a guess.
+ * naming it (offer_terms_unknown, fee_payment_unknown, price_context_unavailable), never a guess.
+ * Each nullable term's description names the warning that covers its null (issue 34).
  */
 
 export const BOARDS = ['room_only', 'breakfast', 'half_board', 'full_board', 'all_inclusive'] as const;
@@ -16,9 +17,9 @@ export const RateOffer = z
   .object({
     roomName: z.string().nullable().describe('The room or rate as the platform names it; null for a whole home without room types.'),
     board: z.enum(BOARDS).nullable().describe('Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning).'),
-    refundable: z.boolean().nullable().describe('true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated.'),
+    refundable: z.boolean().nullable().describe('true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning).'),
     freeCancellationUntil: z.string().datetime({ offset: true }).nullable().describe('ISO date-time until which cancelling is free; null when not stated or not refundable.'),
-    payment: z.enum(PAYMENTS).nullable().describe('prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated.'),
+    payment: z.enum(PAYMENTS).nullable().describe('prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning).'),
     nightlyPrice: z.number().describe('Accommodation subtotal of this offer divided by nights, before fees and taxes.'),
     totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
     currency: z.string(),
@@ -56,7 +57,7 @@ export const FeeItem = z
     name: z.string().describe('The charge as the platform names it (or describes it: "Charge type 22, per stay").'),
     amount: z.number().describe('For the whole stay, in the price currency.'),
     included: z.boolean().describe('true: inside the price the platform displays; false: charged on top of it (an excluded charge, a resort fee due at the property). Either way it is part of totalPrice.'),
-    payAtProperty: z.boolean().nullable().describe('true: paid at the property; false: paid with the booking; null: not stated.'),
+    payAtProperty: z.boolean().nullable().describe('true: paid at the property; false: paid with the booking; null: not stated (a fee_payment_unknown warning).'),
   })
   .meta({ id: 'FeeItem' });
 export type FeeItem = z.infer<typeof FeeItem>;

@@ -12,7 +12,10 @@ export const Review = z
     text: z.string().nullable().describe('The review text; null when the review has none (a rating-only review) or the platform sent none.'),
     author: z.string().nullable(),
     date: IsoDate,
-    tripType: z.string().nullable(),
+    tripType: z
+      .string()
+      .nullable()
+      .describe('The trip as the platform states it: booking\'s traveller type (family, couple, solo, friends, business), google\'s trip_type ("Vacation", "Business"), airbnb\'s trip label ("Group trip", "Stayed with kids"); null when the review states none.'),
     language: z.string().nullable().describe('ISO-639-1; null when the platform does not know it.'),
     locale: z
       .string()

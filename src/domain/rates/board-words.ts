@@ -12,7 +12,12 @@ const BOARD_WORDS: readonly [RegExp, Board][] = [
   [/room only|no meals/i, 'room_only'],
 ];
 
+/** "No breakfast", "breakfast not included": words that name breakfast to deny it. */
+const BREAKFAST_DENIED = /\b(?:no|without|excluding|excl\.?)\s+breakfast\b|\bbreakfast\s+(?:is\s+)?not\s+included\b/i;
+
 export function boardOf(text: string | null): Board | null {
   if (text === null) return null;
+  // A denied breakfast states no board (other meals may still be included), unless "room only" is said.
+  if (BREAKFAST_DENIED.test(text)) return /room only|no meals/i.test(text) ? 'room_only' : null;
   return BOARD_WORDS.find(([re]) => re.test(text))?.[1] ?? null;
 }

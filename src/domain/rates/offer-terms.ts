@@ -36,3 +36,11 @@ export function meetsTerms(offers: readonly Pick<RateOffer, 'refundable' | 'boar
   }
   return unknown || offers.length === 0 ? null : false;
 }
+
+export const OFFER_TERMS = ['board', 'refundable', 'payment'] as const;
+export type OfferTerm = (typeof OFFER_TERMS)[number];
+
+/** The terms some offer leaves null, in a fixed order: what an offer_terms_unknown warning names. */
+export function unknownTerms(offers: readonly Partial<Pick<RateOffer, OfferTerm>>[]): OfferTerm[] {
+  return OFFER_TERMS.filter((t) => offers.some((o) => o[t] === null));
+}

@@ -18,6 +18,11 @@ export function offerTermsUnknown(platform: Platform, terms: string[]): Warning 
   return { code: 'offer_terms_unknown', message: `${platform} does not state ${terms.join(', ')} for some offers; those terms are null.`, platform };
 }
 
+/** A fee line whose payment place (with the booking or at the property) is not stated: its payAtProperty is null. */
+export function feePaymentUnknown(platform: Platform): Warning {
+  return { code: 'fee_payment_unknown', message: `${platform} does not state whether some fee lines are paid with the booking or at the property; their payAtProperty is null.`, platform };
+}
+
 export function offersUnavailable(platform: Platform, why: string): Warning {
   return { code: 'offers_unavailable', message: `${platform}: ${why}; price.offers is empty and the top-level price is the only rate.`, platform };
 }

@@ -1,6 +1,7 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { FeeItem, FeeKind } from '../../../domain/model/rates.js';
 import { feesFromItems } from '../../../domain/rates/fees.js';
+import { feePaymentUnknown } from '../../../domain/rates/warnings.js';
 import type { StayPrice } from '../../../domain/model/property.js';
 import { dig, str, type FieldWarnings } from '../parse-support.js';
 import { amountOf, isInCurrency } from './money.js';
@@ -132,6 +133,7 @@ export function parseDisplayPrice(sdp: unknown, basis: DisplayPriceContext, w: F
   if (l.otherLabels.length) {
     w.add('price_fee_unclassified', `${subject}: ${l.otherLabels.join(', ')} (${roundToMinor(l.other, currency)}) is in the total but is not a cleaning, service or tax amount.`);
   }
+  if (l.items.length) w.once(feePaymentUnknown('airbnb'));
   return {
     currency,
     basis: beforeTaxes ? 'before_taxes' : 'all_in',

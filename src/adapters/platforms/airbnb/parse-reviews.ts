@@ -33,10 +33,25 @@ function textOf(html: string | null): string | null {
   return text === '' ? null : text;
 }
 
+/**
+ * The trip label Airbnb prints under a reviewer's name: `reviewHighlight` ("Group trip", "Stayed
+ * with kids") when its sibling `highlightType` is `TYPE_OF_TRIP`, kept in Airbnb's words. Airbnb
+ * shows one highlight per review, so a review highlighted for its length of stay
+ * (`LENGTH_OF_STAY`: "Stayed a few nights") or for nothing states no trip type: null. A trip label
+ * in another shape than a string is not read, and a warning says so.
+ */
+function tripLabelOf(review: unknown, w: FieldWarnings): string | null {
+  if (dig(review, 'highlightType') !== 'TYPE_OF_TRIP') return null;
+  const label = dig(review, 'reviewHighlight');
+  if (typeof label === 'string') return label.trim() === '' ? null : label.trim();
+  if (label !== null && label !== undefined) w.missing('tripType', 'an airbnb trip label (reviewHighlight of type TYPE_OF_TRIP) is not text and was not read');
+  return null;
+}
 
 /**
- * A `StaysPdpReviewsQuery` response → reviews in Airbnb's order. Airbnb reviews have no title,
- * liked/disliked split or trip type: those are null. The original-language `comments` are the text.
+ * A `StaysPdpReviewsQuery` response → reviews in Airbnb's order. Airbnb reviews have no title or
+ * liked/disliked split: those are null; the trip type is the review's trip label, where it has
+ * one. The original-language `comments` are the text.
  */
 export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarnings): ReviewsPage | null {
   const container = dig(json, 'data', 'presentation', 'stayProductDetailPage', 'reviews');
@@ -64,7 +79,7 @@ export function parseReviewsPage(json: unknown, listingId: string, w: FieldWarni
       text: textOf(str(dig(r, 'comments'))),
       author: str(dig(r, 'reviewer', 'firstName')),
       date,
-      tripType: null,
+      tripType: tripLabelOf(r, w),
       language: tag.language ?? w.missing('language', 'a review does not say its language'),
       locale: tag.locale,
       ownerResponse: response === null ? null : htmlToText(response),

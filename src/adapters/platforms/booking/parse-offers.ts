@@ -2,6 +2,8 @@ import { roundToMinor } from '../../../domain/currency.js';
 import type { StayPrice } from '../../../domain/model/property.js';
 import type { RateOffer } from '../../../domain/model/rates.js';
 import { boardOf } from '../../../domain/rates/board-words.js';
+import { refundableOf } from '../../../domain/rates/refund-words.js';
+import { unknownTerms } from '../../../domain/rates/offer-terms.js';
 import { offerTermsUnknown, offersUnavailable } from '../../../domain/rates/warnings.js';
 import type { Warning } from '../../../domain/model/common.js';
 import { dig, num, str } from '../parse-support.js';
@@ -12,7 +14,8 @@ import { dig, num, str } from '../parse-support.js';
  * the first, the result's display price), `freeCancellationUntil`, `blockId.mealPlanId`. The
  * result's `mealPlanIncluded.text` ("Breakfast included") and `policies` (showFreeCancellation,
  * showNoPrepayment) state the terms of the rate it displays, the first block. Terms not stated
- * are null, never inferred from absence (no "Breakfast included" is not "room only").
+ * are null, never inferred from absence (no "Breakfast included" is not "room only"). A room name
+ * that states its refund terms ("Double Room - Non-refundable") states them for every block of it.
  */
 function isoDateTime(value: unknown): string | null {
   const s = str(value);
@@ -39,7 +42,7 @@ export function bookingOffers(item: unknown, stay: StayPrice): { offers: RateOff
     const until = isoDateTime(dig(block, 'freeCancellationUntil'));
     // The result's own statements are about the rate it displays: the first block.
     const first = i === 0;
-    const refundable = until !== null ? true : first && dig(policies, 'showFreeCancellation') === true ? true : null;
+    const refundable = until !== null ? true : first && dig(policies, 'showFreeCancellation') === true ? true : refundableOf(roomName);
     const payment = first && dig(policies, 'showNoPrepayment') === true ? 'pay_at_property' : null;
     const board = first ? boardOf(str(dig(item, 'mealPlanIncluded', 'text'))) : null;
     offers.push({
@@ -54,7 +57,7 @@ export function bookingOffers(item: unknown, stay: StayPrice): { offers: RateOff
       basis: stay.basis,
     });
   });
-  const unknown = ['board', 'refundable', 'payment'].filter((k) => offers.some((o) => o[k as 'board' | 'refundable' | 'payment'] === null));
+  const unknown = unknownTerms(offers);
   const warnings = offers.length === 0 ? [offersUnavailable('booking', 'no room block of its search result is priced in the requested currency')] : [];
   if (unknown.length) warnings.push(offerTermsUnknown('booking', unknown));
   return { offers: offers.sort((a, b) => a.totalPrice - b.totalPrice), warnings };

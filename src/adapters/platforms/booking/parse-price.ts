@@ -2,6 +2,7 @@ import { roundToMinor } from '../../../domain/currency.js';
 import type { StayPrice } from '../../../domain/model/property.js';
 import type { FeeItem } from '../../../domain/model/rates.js';
 import { feesFromItems } from '../../../domain/rates/fees.js';
+import { feePaymentUnknown } from '../../../domain/rates/warnings.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
 import { CHARGE_MODES, CHARGE_TYPES } from './mappings.js';
@@ -86,6 +87,7 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
   if (unknownTypes.size > 0) {
     warnOnce(w, 'fee_uncategorised', `booking: charges of type ${[...unknownTypes].sort().join(', ')} are fee lines of kind other, in totalPrice but in no fee summary.`);
   }
+  if (items.length) w.once(feePaymentUnknown('booking'));
   const fees = feesFromItems(items, currency);
   const accommodation = roundToMinor(display.amount, currency);
   return {

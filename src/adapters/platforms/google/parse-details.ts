@@ -11,6 +11,8 @@ import { googleContext, googleOffers } from './parse-rooms.js';
 import { parseNearby } from './nearby.js';
 import { statedDetailsSummary } from './review-verdict.js';
 import { listingReviewSummary } from '../../../domain/reviews/summary.js';
+import { unknownTerms } from '../../../domain/rates/offer-terms.js';
+import { offerTermsUnknown } from '../../../domain/rates/warnings.js';
 import { RATING_SCALE } from '../../../domain/platforms.js';
 
 /**
@@ -69,7 +71,7 @@ export function parsePrice(json: unknown, req: PriceRequest): Adapted<Price> | n
       basis: basisOf(best.beforeTaxes),
       nightlyPrice: roundToMinor((best.beforeTaxes ?? best.totalPrice) / nights, req.currency),
       totalPrice: best.totalPrice,
-      fees: lumpFees(best.totalPrice, best.beforeTaxes, req.currency),
+      fees: lumpFees(best.totalPrice, best.beforeTaxes, req.currency, w),
       offers: googleOffers(json, req.currency, nights, guestsOf(req), w),
       context: googleContext(json, best.totalPrice, nights, req.currency, w),
       nights,
@@ -93,8 +95,11 @@ export function parseOffers(json: unknown, googleHotelId: string, stay: Stay, cu
   if (unclear.length) {
     w.add('price_basis_unclear', `${unclear.length} offer(s) did not say whether their total includes taxes and fees: ${unclear.join(', ')}.`);
   }
-  // Refund terms and meals only where an OTA's remarks state them (issue 25); null otherwise.
+  // Refund terms and meals only where an OTA's remarks state them (issue 25); null otherwise,
+  // and the warning names which (issue 34).
   const offers = rates.map((r) => ({ ota: r.source, totalPrice: r.totalPrice, basis: basisOf(r.beforeTaxes), currency, url: r.url, refundable: r.refundable, board: r.board }));
+  const unknown = unknownTerms(offers);
+  if (unknown.length) w.list.push(offerTermsUnknown(PLATFORM, unknown));
   // The address says which property was matched (meta.resolved.property, issue 16); null when google gives none.
   return { value: { property: name, googleHotelId, offers, address: str(dig(json, 'address')) }, warnings: w.list };
 }

@@ -2,6 +2,9 @@ import { roundToMinor } from '../../../domain/currency.js';
 import type { PriceContext, RateOffer } from '../../../domain/model/rates.js';
 import { priceContext } from '../../../domain/rates/context.js';
 import { boardOf } from '../../../domain/rates/board-words.js';
+import { refundableOf } from '../../../domain/rates/refund-words.js';
+import { unknownTerms } from '../../../domain/rates/offer-terms.js';
+import { offerTermsUnknown, offersUnavailable } from '../../../domain/rates/warnings.js';
 import { dig, num, str, type FieldWarnings } from '../parse-support.js';
 import { amountOf, basisOf } from './rates.js';
 
@@ -9,8 +12,9 @@ import { amountOf, basisOf } from './rates.js';
  * Issue 25 items 2 and 5 from a SerpApi property details answer
  * (serpapi-google_hotels-property-details-london.json):
  * - offers: `featured_prices[].rooms[]`, each `{ name, num_guests, total_rate }`; the room's name
- *   is the rate's name ("Deluxe Double - Book Early & Save With Breakfast"), so a board the name
- *   states is taken from it. Refund and payment terms are in no field: null, with a warning.
+ *   is the rate's name ("Deluxe Double - Book Early & Save With Breakfast", "Deluxe King -
+ *   Non-Refundable"), so a board or refund term the name states is taken from it. Payment terms
+ *   are in no field, and a name that states no term leaves it null: a warning names what is null.
  *   Rooms for fewer guests than asked are left out; the same room at the same price from several
  *   OTAs is listed once.
  * - context: `typical_price_range.{extracted_lowest, extracted_highest}`, a nightly range.
@@ -33,7 +37,7 @@ export function googleOffers(json: unknown, currency: string, nights: number, gu
       offers.push({
         roomName: name,
         board: boardOf(name),
-        refundable: null,
+        refundable: refundableOf(name),
         freeCancellationUntil: null,
         payment: null,
         nightlyPrice: roundToMinor((before ?? total) / nights, currency),
@@ -43,11 +47,9 @@ export function googleOffers(json: unknown, currency: string, nights: number, gu
       });
     }
   }
-  if (offers.length === 0) w.add('offers_unavailable', 'google: the answer lists no room rate (featured_prices[].rooms[]); price.offers is empty and the top-level price is the only rate.');
-  else {
-    const terms = offers.some((o) => o.board === null) ? 'board (where the rate name states none), refundable, payment' : 'refundable, payment';
-    w.add('offer_terms_unknown', `google does not state ${terms} for its room rates; those terms are null.`);
-  }
+  const unknown = unknownTerms(offers);
+  if (offers.length === 0) w.list.push(offersUnavailable('google', 'the answer lists no room rate (featured_prices[].rooms[])'));
+  else if (unknown.length) w.list.push(offerTermsUnknown('google', unknown));
   return offers.sort((a, b) => a.totalPrice - b.totalPrice);
 }
 

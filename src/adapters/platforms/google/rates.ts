@@ -1,8 +1,10 @@
 import { roundToMinor } from '../../../domain/currency.js';
 import type { Fees, StayPrice } from '../../../domain/model/property.js';
 import { feesFromItems } from '../../../domain/rates/fees.js';
+import { feePaymentUnknown } from '../../../domain/rates/warnings.js';
 import type { Board } from '../../../domain/model/rates.js';
 import { boardOf } from '../../../domain/rates/board-words.js';
+import { refundableOf } from '../../../domain/rates/refund-words.js';
 import { LegFailure } from '../../../domain/ports/platform.js';
 import { dig, num, parseMoney, str, type FieldWarnings } from '../parse-support.js';
 
@@ -30,9 +32,11 @@ export function amountOf(rate: unknown, key: 'lowest' | 'before_taxes_fees', cur
 /**
  * Google's taxes and fees as the one line it states: the all-in total less the before-taxes
  * figure, of kind other (Google does not say which taxes or fees), inside its displayed total.
+ * Where it is paid Google does not say either: payAtProperty is null, with the warning saying so.
  */
-export function lumpFees(total: number, before: number | null, currency: string): Fees {
+export function lumpFees(total: number, before: number | null, currency: string, w: FieldWarnings): Fees {
   const lump = before === null ? 0 : roundToMinor(total - before, currency);
+  if (lump > 0) w.once(feePaymentUnknown('google'));
   return feesFromItems(lump > 0 ? [{ kind: 'other', name: 'Taxes and fees', amount: lump, included: true, payAtProperty: null }] : [], currency);
 }
 
@@ -53,7 +57,7 @@ export function stayPrice(entry: unknown, nights: number, currency: string, w: F
   }
   if (before !== null) feesCombined(w, label);
   const nightlyPrice = roundToMinor((before ?? total) / nights, currency);
-  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: lumpFees(total, before, currency) };
+  return { currency, basis: basisOf(before), nightlyPrice, totalPrice: total, nights, fees: lumpFees(total, before, currency, w) };
 }
 
 /** A total stated beside its before-taxes figure is all-in; a total alone does not say. */
@@ -82,8 +86,7 @@ export interface OtaRate {
 export function remarkTerms(entry: unknown): { refundable: boolean | null; board: Board | null } {
   const remarks = dig(entry, 'remarks');
   const text = Array.isArray(remarks) ? remarks.filter((r): r is string => typeof r === 'string').join(' | ') : '';
-  const refundable = /non[-\s]?refundable/i.test(text) ? false : /free cancellation|fully refundable/i.test(text) ? true : null;
-  return { refundable, board: /breakfast|board|all[\s-]inclusive|room only/i.test(text) ? boardOf(text) : null };
+  return { refundable: refundableOf(text), board: boardOf(text) };
 }
 
 function httpUrl(value: unknown): string | null {
