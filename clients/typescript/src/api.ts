@@ -2814,8 +2814,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Property name to resolve.
-                 * @example Hotel Avenida Palace
+                 * @description Property name to resolve, matched exactly (case, accents and punctuation aside); a name no property has is a 404 listing_not_found.
+                 * @example Lumen Hotel Belém
                  */
                 name?: string;
                 /** @description Precise id; excludes name and location. */
