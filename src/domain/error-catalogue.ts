@@ -23,7 +23,7 @@ export const ERROR_DOCS: Readonly<Record<string, ErrorDoc>> = {
   max_credits_exceeded: { when: 'The call\'s largest possible cost is above the `maxCredits` you sent; nothing was charged and no platform was asked. The message names the worst case.', action: 'Raise `maxCredits` to at least the worst case, or ask fewer platforms or a smaller `limit`; `dryRun=true` shows the cost first, free.' },
   permission_denied: { when: 'The account may not make this call (for example its e-mail is not verified for live calls).', action: 'See `subCode`; verify the account\'s e-mail before using live credits.' },
   not_found: { when: 'No endpoint exists at this path.', action: 'Check the path against this reference; every endpoint is under `/v1`.' },
-  listing_not_found: { when: 'The platform has no listing with this id (or it was removed).', action: 'Check the id; search again for current listings.' },
+  listing_not_found: { when: 'The platform has no listing with this id (or it was removed), or no property has exactly the name price-compare was given (`param`: `name`).', action: 'Check the id or name; search again for current listings.' },
   job_not_found: { when: 'The job id is unknown, belongs to another account, or is older than 24 hours.', action: 'Make the original call again to get a new job.' },
   gone: { when: 'The operation, parameter or value was deprecated and its sunset date has passed (spec 9); the message names it and its replacement. Until then it answered with `Deprecation`, `Sunset` and `Link` headers and a `deprecated_usage` warning.', action: 'Use the replacement named in the message and in the changelog entry.' },
   method_not_allowed: { when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods it takes.', action: 'Use a method from `Allow`.' },
@@ -89,5 +89,6 @@ export const WARNING_DOCS: Readonly<Record<string, string>> = {
   offers_unavailable: 'The platform lists no room or rate beside its headline price: `price.offers` is empty and the top-level price is the only rate.',
   price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',
   nightly_price_unavailable: 'The calendar states no exact price per night (Airbnb states none; Booking.com prints some abbreviated, "₹7.5K", which are not prices): `dates[].nightlyPrice` is null.',
+  ambiguous_property: 'Several properties have exactly the name price-compare was given (in the location given): the comparison is for one of them, which `meta.resolved.property` names and the message says why, and the message names the others with their `googleHotelId`; send `googleHotelId` to choose. Sandbox keys compare the first the sandbox\'s search lists; a live key answers 404 `listing_not_found` instead, as Google\'s answer does not say which is meant.',
   cheapest_stays_unavailable: '`nights` was given but no stay of that length could be priced from the calendar: `meta.cheapestStays` is empty.',
 };

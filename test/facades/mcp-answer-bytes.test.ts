@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMcpHttp } from '../../src/facades/mcp/http.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { SANDBOX_HOTEL } from '../support/sandbox-hotel.js';
 
 /**
  * Issue 29: a lone tools/call of the legacy era is answered by one long-lived SDK server through
@@ -114,7 +115,7 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       ['get_listing', { platform: 'booking', id: 'gb/garden-court' }],
       ['get_listing', { platform: 'booking', id: 'gb/garden-court', view: 'compact' }],
       ['get_price', { platform: 'vrbo', listingId: 6000004, checkIn: '2031-05-01', checkOut: '2031-05-04', children: 1, childAges: [6] }],
-      ['compare_prices', { name: 'Hotel Aurora', location: 'Lisbon', checkIn: '2031-05-01', checkOut: '2031-05-03' }],
+      ['compare_prices', { name: SANDBOX_HOTEL, location: 'Lisbon', checkIn: '2031-05-01', checkOut: '2031-05-03' }],
       ['get_reviews', { platform: 'booking', listingId: '2000033', limit: 7, summary: true }],
       ['search_stays', { location: 'Lisbon', limit: 2, dryRun: true }],
     ];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TRIGGERS } from '../../src/adapters/platforms/sandbox/adapter.js';
 import type { RateLimiter } from '../../src/domain/ports/rate-limits.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { SANDBOX_HOTEL } from '../support/sandbox-hotel.js';
 
 /**
  * Issue 22 item 1: every answer of every tool, in the full, compact and `fields=` views, matches
@@ -101,7 +102,7 @@ describe('every tool answer matches its advertised output schema', () => {
   }, 120_000);
 
   it('compare_prices: every trigger name and hotel id', async () => {
-    for (const name of ['Hotel Avenida', SANDBOX_TRIGGERS.partial, SANDBOX_TRIGGERS.unavailable, SANDBOX_TRIGGERS.formatChanged, SANDBOX_TRIGGERS.missing]) {
+    for (const name of [SANDBOX_HOTEL, 'Hotel Zqxwv Nowhere Imaginary', SANDBOX_TRIGGERS.partial, SANDBOX_TRIGGERS.unavailable, SANDBOX_TRIGGERS.formatChanged, SANDBOX_TRIGGERS.missing]) {
       await call('compare_prices', { name, location: 'Lisbon', ...STAY });
       await call('compare_prices', { name, location: 'Lisbon', ...STAY, dryRun: true });
     }

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { SANDBOX_HOTEL, SANDBOX_HOTEL_QUERY } from '../support/sandbox-hotel.js';
 
 /** The MCP face through the SDK's own client over real HTTP, with an API key as bearer (headless agents). */
 let app: TestApp;
@@ -51,7 +52,7 @@ describe('MCP tool server', () => {
       ['check_availability', { platform: 'airbnb', listingId: '40000012', startDate: '2031-05-01', endDate: '2031-05-08' }, '/v1/availability?platform=airbnb&listingId=40000012&startDate=2031-05-01&endDate=2031-05-08'],
       ['get_listing', { platform: 'booking', id: 'gb/garden-court' }, '/v1/listing/booking/gb%2Fgarden-court'],
       ['get_price', { platform: 'vrbo', listingId: '6000004', checkIn: '2031-05-01', checkOut: '2031-05-04', children: 1, childAges: [6] }, '/v1/price?platform=vrbo&listingId=6000004&checkIn=2031-05-01&checkOut=2031-05-04&children=1&childAges=6'],
-      ['compare_prices', { name: 'Hotel Aurora', location: 'Lisbon', checkIn: '2031-05-01', checkOut: '2031-05-03' }, '/v1/price-compare?name=Hotel%20Aurora&location=Lisbon&checkIn=2031-05-01&checkOut=2031-05-03'],
+      ['compare_prices', { name: SANDBOX_HOTEL, location: 'Lisbon', checkIn: '2031-05-01', checkOut: '2031-05-03' }, `/v1/price-compare?name=${SANDBOX_HOTEL_QUERY}&location=Lisbon&checkIn=2031-05-01&checkOut=2031-05-03`],
       ['get_reviews', { platform: 'booking', listingId: '2000033', limit: 7 }, '/v1/reviews?platform=booking&listingId=2000033&limit=7'],
     ];
     for (const [name, args, path] of cases) {

@@ -4,6 +4,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/router/app-router.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { SANDBOX_HOTEL, SANDBOX_HOTEL_QUERY } from '../support/sandbox-hotel.js';
 
 /** Issue 16 item 1: meta.resolved says what was understood, on every face, over the sandbox gazetteer. */
 let app: TestApp;
@@ -53,8 +54,8 @@ describe('meta.resolved', () => {
   });
 
   it('names the property price-compare matched, and is the same over MCP and tRPC', async () => {
-    const body = (await (await app.get('/v1/price-compare?name=Hotel%20Avenida&location=Lisbon&checkIn=2031-05-01&checkOut=2031-05-03', key)).json()) as Body;
-    expect(body.meta.resolved!.property).toMatchObject({ name: 'Hotel Avenida', googleHotelId: expect.stringMatching(/^ChkI/) });
+    const body = (await (await app.get(`/v1/price-compare?name=${SANDBOX_HOTEL_QUERY}&location=Lisbon&checkIn=2031-05-01&checkOut=2031-05-03`, key)).json()) as Body;
+    expect(body.meta.resolved!.property).toMatchObject({ name: SANDBOX_HOTEL, googleHotelId: expect.stringMatching(/^ChkI/) });
     expect(body.meta.resolved!.property!.address).toMatch(/, /);
 
     const client = new Client({ name: 'test-agent', version: '1.0.0' });

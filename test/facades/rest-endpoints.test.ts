@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/dates.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectCommonRules, expectError } from '../support/common-rules.js';
+import { SANDBOX_HOTEL, SANDBOX_HOTEL_QUERY } from '../support/sandbox-hotel.js';
 
 const today = new Date().toISOString().slice(0, 10);
 const start = addDays(today, 30);
@@ -132,7 +133,7 @@ describe('GET /v1/price', () => {
 });
 
 describe('GET /v1/price-compare', () => {
-  const path = `/v1/price-compare?name=Hotel%20Aurora&location=Lisbon&checkIn=${start}&checkOut=${addDays(start, 2)}`;
+  const path = `/v1/price-compare?name=${SANDBOX_HOTEL_QUERY}&location=Lisbon&checkIn=${start}&checkOut=${addDays(start, 2)}`;
   it('obeys the cross-cutting rules', () => expectCommonRules(app, path));
 
   it('computes min and median from the offers', async () => {
@@ -144,7 +145,7 @@ describe('GET /v1/price-compare', () => {
     const median = sorted.length % 2 ? sorted[mid] : Math.round(((sorted[mid - 1] + sorted[mid]) / 2) * 100) / 100;
     expect(data.median).toBe(median);
     expect(meta.platforms).toEqual(['google']);
-    expect(data.property).toBe('Hotel Aurora');
+    expect(data.property).toBe(SANDBOX_HOTEL);
   });
 
   it('applies the identification rules', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_METRICS_TOKEN, startTestApp, type TestApp } from '../support/app.js';
 import { fakePlatforms } from '../support/fake-platforms.js';
 import { REQUEST_ID } from '../support/common-rules.js';
+import { SANDBOX_HOTEL_QUERY } from '../support/sandbox-hotel.js';
 
 /**
  * API keys are secrets shown once: (a) neither a key nor its secret part (everything after the
@@ -79,7 +80,7 @@ describe('no plaintext key in the database or the logs', () => {
       await expectStatus(`${name} price`, call(`/v1/price?platform=airbnb&listingId=https%3A%2F%2Fwww.airbnb.com%2Frooms%2F40000012&${d}`, { authorization: `bearer ${k}` }), 200);
       await expectStatus(`${name} availability`, call(`/v1/availability?platform=airbnb&listingId=40000012&startDate=${day(20)}&endDate=${day(40)}`, { authorization: auth }), 200);
       await expectStatus(`${name} reviews`, call('/v1/reviews?platform=booking&listingId=pt/hotel-lisboa&limit=5', { authorization: auth }), 200);
-      await expectStatus(`${name} price-compare`, call(`/v1/price-compare?name=Hotel%20Lisboa&location=Lisbon&${d}`, { authorization: auth }), 200);
+      await expectStatus(`${name} price-compare`, call(`/v1/price-compare?name=${SANDBOX_HOTEL_QUERY}&location=Lisbon&${d}`, { authorization: auth }), 200);
       await expectStatus(`${name} trpc account`, call('/trpc/account?input=%7B%7D', { authorization: auth }), 200);
       // Failed calls: 400, 404, 405, 415, 500.
       await expectStatus(`${name} 400 missing`, call('/v1/search', { authorization: auth }), 400);

@@ -4,6 +4,7 @@ import { addDays } from '../../src/domain/dates.js';
 import type { FetchLike } from '../../clients/typescript/src/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { importBuiltSdk } from '../support/sdk.js';
+import { SANDBOX_HOTEL } from '../support/sandbox-hotel.js';
 
 /**
  * The official TypeScript SDK, built as its README says (`npm run build` in clients/typescript),
@@ -177,7 +178,7 @@ describe('the TypeScript SDK against the sandbox', () => {
       client.listing({ platform, id, ...stay }),
       client.availability({ platform, listingId: id, startDate: stay.checkIn, endDate: stay.checkOut }),
       client.price({ platform, listingId: id, ...stay }),
-      client.priceCompare({ name: 'Hotel Avenida Palace', location: 'Lisbon', ...stay }),
+      client.priceCompare({ name: SANDBOX_HOTEL, location: 'Lisbon', ...stay }),
       client.reviews({ platform, listingId: id, limit: 3 }),
       client.search({ location: 'Lisbon', dryRun: true }),
     ]);

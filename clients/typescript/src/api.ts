@@ -2819,8 +2819,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Property name to resolve.
-                 * @example Hotel Avenida Palace
+                 * @description Property name to resolve, matched exactly (case, accents and punctuation aside); a name no property has is a 404 listing_not_found.
+                 * @example Lumen Hotel Belém
                  */
                 name?: string;
                 /** @description Precise id: a google search item's id as answered (stays_google_…) or its platformListingId; excludes name and location. */

@@ -3,6 +3,7 @@ import { runLeg } from './fan-out.js';
 import { mostCommonBasis } from '../price-basis.js';
 import type { PriceCompare } from '../model/price.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
+import { ServiceError } from '../errors.js';
 import type { Adapted, OfferSet, Occupancy } from '../ports/platform.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
@@ -23,6 +24,12 @@ export function median(values: number[], currency: string): number | null {
   const mid = Math.floor(sorted.length / 2);
   const value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return roundToMinor(value, currency);
+}
+
+/** A name no property has (in the place given): a 404 naming `name`, never a similar property's price (spec 2.5). */
+function nameNotFound(name: string, location: string | null): ServiceError {
+  const where = location === null ? '' : ` in "${location}"`;
+  return new ServiceError('listing_not_found', `No property named "${name}"${where} was found on google. Names match exactly (case, accents and punctuation aside); search for the property and send its name or googleHotelId.`, { param: 'name' });
 }
 
 /** spec 4.6: one property's offers across OTAs, resolved through the google backbone. */
@@ -46,7 +53,8 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
   );
   assertSomeLegSucceeded([leg]);
   if (leg.value === null || leg.value === undefined) {
-    throw listingNotFound('google', params.googleHotelId ?? params.name ?? '', params.googleHotelId ? 'googleHotelId' : 'name');
+    if (params.googleHotelId !== null) throw listingNotFound('google', params.googleHotelId, 'googleHotelId');
+    throw nameNotFound(params.name ?? '', params.location);
   }
   const { property, googleHotelId, offers } = leg.value.value;
   // Only offers in the requested currency are compared; anything else would be a relabelled number.

@@ -7,7 +7,7 @@ import { checkChildren, checkCoordinates, checkStay, fail } from './rules.js';
 
 export const PriceCompareInput = z
   .object({
-    name: text(200).optional().describe('Property name to resolve.'),
+    name: text(200).optional().describe('Property name to resolve, matched exactly (case, accents and punctuation aside); a name no property has is a 404 listing_not_found.'),
     googleHotelId: text(256).optional().describe('Precise id: a google search item\'s id as answered (stays_google_…) or its platformListingId; excludes name and location.'),
     location: text(200).optional().describe('Disambiguating place or "lat,lng"; accompanies name.'),
     checkIn: DateParam.describe('First night, YYYY-MM-DD.'),

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from '../../../clients/openapi/api.js';
+import { SANDBOX_HOTEL } from '../../support/sandbox-hotel.js';
 
 /**
  * A client a REST consumer would write: openapi-fetch over the types openapi-typescript generates
@@ -30,7 +31,7 @@ export async function callEveryOperation(baseUrl: string, key: string, stay: { c
   const price = await api.GET('/price', { params: { query: { platform: listing.platform, listingId: listing.platformListingId, ...stay, adults: 2, children: 1, childAges: [7] } } });
   statuses.price = price.response.status;
 
-  const compare = await api.GET('/price-compare', { params: { query: { name: 'Hotel Avenida Palace', location: 'Lisbon', ...stay } } });
+  const compare = await api.GET('/price-compare', { params: { query: { name: SANDBOX_HOTEL, location: 'Lisbon', ...stay } } });
   statuses.priceCompare = compare.response.status;
 
   const reviews = await api.GET('/reviews', { params: { query: { platform: listing.platform, listingId: listing.platformListingId, limit: 5, sort: 'rating_desc' } } });

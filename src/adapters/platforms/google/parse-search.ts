@@ -1,6 +1,7 @@
 import type { Warning } from '../../../domain/model/common.js';
 import type { Property } from '../../../domain/model/property.js';
 import { daysBetween } from '../../../domain/dates.js';
+import { normaliseName } from '../../../domain/property-names.js';
 import { dig, FieldWarnings, str } from '../parse-support.js';
 import { answerKind, assertCurrency, assertStay, isPropertyToken } from './guards.js';
 import { detailsToken, parseProperty, PLATFORM } from './parse.js';
@@ -47,16 +48,8 @@ export function parseSearchPage(json: unknown, ctx: SearchPageContext): SearchPa
   return { items, nextPageToken: next, warnings: w.list };
 }
 
-/** Names compared as a person would: case, accents, punctuation and "&"/"and" do not matter. */
-export function normaliseName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+// One rule for matching names, shared with the sandbox (issue 34): the domain's.
+export { normaliseName };
 
 /**
  * The property token of the one search result whose name is exactly `name` (normalised). Several

@@ -14,6 +14,7 @@ import { calendarNightRate, stayPrice } from './stay-price.js';
 import { sandboxContext, sandboxOffersFor } from './rates.js';
 import { contextUnavailable, nightlyPriceUnavailable } from '../../../domain/rates/warnings.js';
 import { sandboxNearby } from './nearby.js';
+import { cityHotels, resolveHotelName, sandboxAddress, type ResolvedHotel } from './hotel-names.js';
 import { sandboxListingSummary, sandboxStatedSummary } from './review-summary.js';
 import { listingReviewSummary, matchesKeyword } from '../../../domain/reviews/summary.js';
 
@@ -61,6 +62,18 @@ function isTriggerCall(op: Operation, req: unknown): boolean {
 function failIfUnavailable(platform: Platform, value: string | null | undefined): void {
   if (value === SANDBOX_TRIGGERS.unavailable) throw new LegFailure('failed', `${platform} is unavailable (sandbox trigger)`);
   if (value === SANDBOX_TRIGGERS.formatChanged) throw new UpstreamFormatError(`${platform} answered in an unknown format (sandbox trigger)`);
+}
+
+/**
+ * The hotel a price-compare names: its id as given, else its name resolved among the sandbox's
+ * own hotels (null: none has it). The trigger names `sandbox:async` and `sandbox:partial` walk
+ * their path with the first hotel the search lists in the sandbox's first city.
+ */
+function hotelFor(req: PriceCompareRequest, listingAt: (p: SandboxPlatform, id: string) => SandboxListing): ResolvedHotel | null {
+  if (req.googleHotelId !== null) return { googleHotelId: req.googleHotelId, warnings: [] };
+  const name = req.name ?? '';
+  if (TRIGGER_VALUES.has(name)) return { googleHotelId: cityHotels(PARTIAL_CITY, listingAt)[0]!.googleHotelId, warnings: [] };
+  return resolveHotelName(name, req.location, listingAt);
 }
 
 function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform, id: string) => SandboxListing): PlatformAdapter {
@@ -142,17 +155,17 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
       failIfUnavailable(platform, key);
       if (key === SANDBOX_TRIGGERS.async) await pause(SANDBOX_ASYNC_RUN_MS, signal);
       if (missing(key)) return null;
-      const googleHotelId = req.googleHotelId ?? `ChkI${Buffer.from(`n:${(req.name ?? '').toLowerCase()}|${(req.location ?? '').toLowerCase()}`).toString('base64url').slice(0, 24)}`;
+      const hotel = hotelFor(req, listingAt);
+      if (hotel === null) return null;
+      const { googleHotelId } = hotel;
       const listing = listingAt('google', googleHotelId);
       let offers = sandboxOffers(googleHotelId, listing, req, req.currency);
-      const warnings = [];
+      const warnings = [...hotel.warnings];
       if (key === SANDBOX_TRIGGERS.partial) {
         offers = offers.slice(1);
         warnings.push({ code: 'offers_incomplete', message: 'Rates from one OTA could not be fetched (sandbox:partial).', platform });
       }
-      const { city, region, country } = listing.property.location;
-      const address = [city, region, country].filter((part) => part !== null).join(', ') || null;
-      return { value: { property: req.name ?? listing.property.name, googleHotelId, address, offers }, warnings };
+      return { value: { property: listing.property.name, googleHotelId, address: sandboxAddress(listing), offers }, warnings };
     },
   };
 }

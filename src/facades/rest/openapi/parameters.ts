@@ -47,7 +47,8 @@ export function parameterExamples(today: string): Record<string, unknown> {
     platform: 'airbnb',
     id: '52891346',
     listingId: '52891346',
-    name: 'Hotel Avenida Palace',
+    // A hotel the sandbox's Lisbon search lists: names match exactly, so an invented one is a 404.
+    name: 'Lumen Hotel Belém',
     adults: 2,
     summary: true,
     currency: 'EUR',
