@@ -214,7 +214,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       await jobEvents.close();
       // The last counts of this process, before its pool closes (a crash loses at most one interval).
       await sandboxCalls.close().catch((err: unknown) => log.warn({ err: String(err) }, 'sandbox call counts not written at shutdown'));
-      await holdOwner?.close().catch((err: unknown) => log.warn({ err: String(err) }, 'credit hold owner not removed at shutdown; its holds are released once it is stale'));
+      await holdOwner?.close();
       await holdsDatabase?.close();
       await database.close();
       await consoleDatabase.close();

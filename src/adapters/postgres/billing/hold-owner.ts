@@ -8,8 +8,15 @@ export interface HoldOwner {
   readonly id: string;
   /** One heartbeat now, releasing the holds of processes that stopped beating; how many it released. */
   beat(): Promise<number>;
-  /** Stops beating; this process's row and any hold it still has go with it. */
+  /** Stops beating; this process's row and any hold it still has go with it. Never throws (a failure is logged). */
   close(): Promise<void>;
+}
+
+/** The failure's class and driver code only: a failed query's error quotes its text and parameters. */
+function failureOf(err: unknown): { errorClass: string; code?: string } {
+  const root = (err as { cause?: unknown }).cause ?? err;
+  const code = (root as { code?: unknown }).code;
+  return { errorClass: root instanceof Error ? root.constructor.name : typeof root, ...(typeof code === 'string' ? { code } : {}) };
 }
 
 export interface HoldOwnerTiming {
@@ -46,7 +53,7 @@ export function startHoldOwner(db: Db, id: string, timing: HoldOwnerTiming, log:
   const tick = () =>
     void beat().catch((err: unknown) => {
       // Logged once per outage: the next beats keep trying.
-      if (!failing) log.warn({ processId: id, err: String(err) }, 'credit hold heartbeat failed; retrying every beat');
+      if (!failing) log.warn({ processId: id, ...failureOf(err) }, 'credit hold heartbeat failed; retrying every beat');
       failing = true;
     });
   tick();
@@ -58,7 +65,9 @@ export function startHoldOwner(db: Db, id: string, timing: HoldOwnerTiming, log:
     async close() {
       clearInterval(timer);
       await running?.catch(() => undefined);
-      await db.execute(sql`with gone as (delete from credit_holds where process_id = ${id}) delete from credit_hold_owners where id = ${id}`);
+      await db.execute(sql`with gone as (delete from credit_holds where process_id = ${id}) delete from credit_hold_owners where id = ${id}`).catch((err: unknown) => {
+        log.warn({ processId: id, ...failureOf(err) }, 'credit hold owner not removed at shutdown; its holds are released once it is stale');
+      });
     },
   };
 }
