@@ -59,6 +59,13 @@ const Env = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
+/**
+ * Credit hold heartbeat (issue 35): five beats per window, so a process must miss four in a row
+ * (its event loop or its database connection stalled for 8 s) before its holds count as a dead
+ * process's; a dead process's holds are released within 12 s, inside the 15 s the issue allows.
+ */
+export const CREDIT_HOLD_TIMING = { heartbeatMs: 2_000, staleAfterMs: 10_000 } as const;
+
 /** Every variable the service reads; `.env.example` lists each (a test holds it). */
 export const CONFIG_VARIABLES = Object.keys(Env.shape);
 
@@ -119,6 +126,14 @@ export interface Config {
    * (its process is presumed dead). Default max(2 min, 2 x legDeadlineMs + 10 s).
    */
   idempotencyLeaseMs: number;
+  /**
+   * Credit holds live with the process that took them (issue 35): it beats every `heartbeatMs`,
+   * and its live calls' holds are released once it has missed beats for `staleAfterMs`. The
+   * window is several beats wide so that a living process whose event loop or database
+   * connection stalls for a few seconds keeps its holds; a dead one's free up within about
+   * `staleAfterMs + heartbeatMs`. Tests pass a shorter pair.
+   */
+  creditHolds: { heartbeatMs: number; staleAfterMs: number };
   /** Jobs of one account running at once at most, across every worker (issue 23: fair job queue). */
   jobAccountConcurrency: number;
   /** Live platforms and how to reach them; a platform is live when listed (google also needs its key). */
@@ -218,6 +233,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
     jobAccountConcurrency: e.JOB_ACCOUNT_CONCURRENCY,
     idempotencyLeaseMs: e.IDEMPOTENCY_LEASE_MS ?? Math.max(120_000, 2 * e.LEG_DEADLINE_MS + 10_000),
+    creditHolds: CREDIT_HOLD_TIMING,
     live: {
       platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
       baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },

@@ -21,6 +21,7 @@ import { connect, type Database, type Db } from './adapters/postgres/db.js';
 import { createPgKeyStore } from './adapters/postgres/accounts/key-store.js';
 import { cachedKeyStore } from './adapters/memory/key-cache.js';
 import { createPgLedger } from './adapters/postgres/billing/ledger.js';
+import { startHoldOwner, type HoldOwner } from './adapters/postgres/billing/hold-owner.js';
 import { createAdmin, type Admin } from './adapters/postgres/accounts/admin.js';
 import { createAdminQueries, type AdminQueries } from './adapters/postgres/accounts/admin-queries.js';
 import { createOAuthStore, type OAuthStore } from './adapters/postgres/oauth/oauth-store.js';
@@ -64,6 +65,8 @@ export interface Deps {
   /** A key's last use, written at most once a minute per key by this process. */
   keyUse: KeyUse;
   ledger: Ledger;
+  /** This process's heartbeat as the owner of its calls' credit holds (issue 35); null in the admin CLI. */
+  holdOwner: HoldOwner | null;
   admin: Admin;
   /** The admin CLI's reads (accounts, keys, usage). */
   adminQueries: AdminQueries;
@@ -112,6 +115,8 @@ export interface DepsOverrides {
   resolveHost?: ResolveHost;
   /** A deprecation table in place of the shipped one (tests exercise the machinery on their own entries). */
   deprecations?: readonly Deprecation[];
+  /** False for a process that serves no calls (the admin CLI): it takes no credit holds, so it beats no heartbeat. */
+  creditHolds?: boolean;
 }
 
 /** Wires the real adapters for a database URL; tests pass overrides instead of mocking modules. */
@@ -123,7 +128,10 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'), pooled);
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
-  const ledger = createPgLedger(database.db);
+  // Beats on a connection of its own, so a burst of billed calls never delays it into a missed beat.
+  const holdsDatabase: Database | null = overrides.creditHolds === false ? null : connect(databaseUrl, 1, (err) => log.warn({ err: String(err) }, 'credit hold heartbeat connection lost; the pool replaces it'), pooled);
+  const holdOwner = holdsDatabase ? startHoldOwner(holdsDatabase.db, ids.processId(), config.creditHolds, log) : null;
+  const ledger = createPgLedger(database.db, holdOwner?.id ?? null);
   const { redis } = overrides;
   const memoryLimiter = createMemoryRateLimiter(clock);
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);
@@ -152,6 +160,7 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
     keys,
     keyUse: createKeyLastUse(database.db, clock, log),
     ledger,
+    holdOwner,
     admin,
     adminQueries: createAdminQueries(database.db),
     oauth: createOAuthStore(database.db),
@@ -205,6 +214,8 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
       await jobEvents.close();
       // The last counts of this process, before its pool closes (a crash loses at most one interval).
       await sandboxCalls.close().catch((err: unknown) => log.warn({ err: String(err) }, 'sandbox call counts not written at shutdown'));
+      await holdOwner?.close();
+      await holdsDatabase?.close();
       await database.close();
       await consoleDatabase.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -68,7 +68,7 @@ async function run(argv: string[]): Promise<unknown> {
   loadEnvFile();
   const config = parseConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const database = await openDatabase(config);
-  const deps = createDeps(config, database.url);
+  const deps = createDeps(config, database.url, { creditHolds: false });
   try {
     return await execute({ admin: deps.admin, queries: deps.adminQueries, deps });
   } finally {

@@ -78,7 +78,7 @@ describe('credit holds', () => {
     expect(await app.balanceOf(accountId)).toBe(20 - charged);
   });
 
-  it('counts a hold left by a dead process until it expires', async () => {
+  it('counts a hold that names no process (one of a previous release, or a job) until it expires', async () => {
     const { key, accountId } = await app.newKey('live', { plan: 'enterprise', credits: 20 });
     await app.sql`insert into credit_holds (id, account_id, amount, expires_at) values ('req:dead', ${accountId}, 20, now() + interval '1 hour')`;
     expect((await search(key)).status).toBe(402);

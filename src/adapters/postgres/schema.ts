@@ -44,9 +44,18 @@ export const creditHolds = pgTable(
     accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The process whose call holds it (issue 35); null for a job's hold, which lives with its job. */
+    processId: text('process_id'),
   },
   (t) => [index('credit_holds_account_idx').on(t.accountId), check('credit_holds_amount_check', sql`${t.amount} > 0`)],
 );
+
+/** Processes that take credit holds, with their heartbeat (issue 35; drizzle/0018_credit_hold_owners.sql). */
+export const creditHoldOwners = pgTable('credit_hold_owners', {
+  id: text('id').primaryKey(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+  beatingSince: timestamp('beating_since', { withTimezone: true }).notNull(),
+});
 
 export const creditLedger = pgTable(
   'credit_ledger',

@@ -27,5 +27,6 @@ export function createIds(): IdGenerator {
     jobId: () => `job_${ulid()}`,
     accountId: () => `acct_${ulid()}`,
     keyId: () => `key_${ulid()}`,
+    processId: () => `proc_${ulid()}`,
   };
 }

@@ -20,7 +20,9 @@ export interface Ledger {
   /**
    * Holds `amount` credits of the account's balance for a call about to ask platforms (issue 23),
    * when the balance not held by other calls covers it; false otherwise. One round trip. The hold
-   * ends when a debit names it, when `release` is called, or after `ttlMs` (a dead process's hold).
+   * ends when a debit names it, when `release` is called, when the process that took it stops
+   * beating its heartbeat (issue 35: a dead process's hold, released within seconds), or after
+   * `ttlMs` at the latest.
    */
   reserve(accountId: string, holdId: string, amount: number, ttlMs: number): Promise<boolean>;
   release(holdId: string): Promise<void>;

@@ -9,4 +9,6 @@ export interface IdGenerator {
   jobId(): string;
   accountId(): string;
   keyId(): string;
+  /** This process, as the owner of the credit holds its calls take (issue 35): one per process start. */
+  processId(): string;
 }

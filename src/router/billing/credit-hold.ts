@@ -3,7 +3,11 @@ import type { Authed } from '../context.js';
 import type { Step } from '../middleware/steps.js';
 import { describeFailure } from '../dependency-errors.js';
 
-/** A hold outlives the slowest call by far; it only expires on its own when its process died. */
+/**
+ * A hold outlives the slowest call by far. A live call's hold ends with its process's heartbeat
+ * (issue 35, adapters/postgres/billing/hold-owner.ts) well before this; the expiry is the outer
+ * bound for a hold whose process left no heartbeat (a previous release's) and for jobs' holds.
+ */
 export function holdTtlMs(legDeadlineMs: number): number {
   return Math.max(120_000, 4 * legDeadlineMs);
 }
