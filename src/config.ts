@@ -23,6 +23,11 @@ const Env = z.object({
   CURSOR_SECRET: z.string().min(16).optional(),
   CREDIT_SCHEDULE: z.enum(CREDIT_SCHEDULES).default('reference'),
   LEG_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  // Credit hold heartbeat: five beats per window by default, so a process must miss four in a row
+  // (its event loop or its database connection stalled for 8 s) before its holds count as a dead
+  // process's; a dead process's holds are released within 12 s, inside the 15 s promised.
+  HOLD_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  HOLD_STALE_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(8_000),
   MCP_PROGRESS_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(25),
   RUN_WORKER: z.enum(['true', 'false']).default('true'),
@@ -58,13 +63,6 @@ const Env = z.object({
   TRUSTED_PROXIES: z.string().default(''),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
-
-/**
- * Credit hold heartbeat (issue 35): five beats per window, so a process must miss four in a row
- * (its event loop or its database connection stalled for 8 s) before its holds count as a dead
- * process's; a dead process's holds are released within 12 s, inside the 15 s the issue allows.
- */
-export const CREDIT_HOLD_TIMING = { heartbeatMs: 2_000, staleAfterMs: 10_000 } as const;
 
 /** Every variable the service reads; `.env.example` lists each (a test holds it). */
 export const CONFIG_VARIABLES = Object.keys(Env.shape);
@@ -198,6 +196,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.CURSOR_SECRET) throw new Error('Invalid setting CURSOR_SECRET: required when NODE_ENV=production');
+  // A window of fewer beats would take a living process that missed one or two for a dead one.
+  if (e.HOLD_STALE_MS < 3 * e.HOLD_HEARTBEAT_MS) throw new Error('Invalid setting HOLD_STALE_MS: must be at least 3 x HOLD_HEARTBEAT_MS');
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) throw new Error('Invalid setting DATABASE_DIRECT_URL: only with DATABASE_URL (the pooled URL it complements)');
   if (production && e.WEBHOOK_ALLOW_LOOPBACK === 'true') throw new Error('Invalid setting WEBHOOK_ALLOW_LOOPBACK: refused when NODE_ENV=production');
   if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) throw new Error('Invalid setting REDIS_CLUSTER_NODES: set REDIS_URL (one node) or REDIS_CLUSTER_NODES (a cluster), not both');
@@ -233,7 +233,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     worker: { concurrency: e.WORKER_CONCURRENCY, pollIntervalMs: e.WORKER_POLL_MS, heartbeatMs: e.WORKER_HEARTBEAT_MS, staleAfterMs: e.WORKER_STALE_MS, maxAttempts: e.JOB_MAX_ATTEMPTS },
     jobAccountConcurrency: e.JOB_ACCOUNT_CONCURRENCY,
     idempotencyLeaseMs: e.IDEMPOTENCY_LEASE_MS ?? Math.max(120_000, 2 * e.LEG_DEADLINE_MS + 10_000),
-    creditHolds: CREDIT_HOLD_TIMING,
+    creditHolds: { heartbeatMs: e.HOLD_HEARTBEAT_MS, staleAfterMs: e.HOLD_STALE_MS },
     live: {
       platforms: e.LIVE_PLATFORMS.split(',').map((p) => p.trim()).filter(Boolean),
       baseUrls: { airbnb: e.AIRBNB_BASE_URL, booking: e.BOOKING_BASE_URL, vrbo: e.VRBO_BASE_URL, google: e.GOOGLE_BASE_URL },
