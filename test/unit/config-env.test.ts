@@ -46,6 +46,12 @@ describe('.env and .env.example', () => {
     }
   });
 
+  it('the credit holds\' heartbeat is read from HOLD_HEARTBEAT_MS and HOLD_STALE_MS, the window spanning at least 3 beats', () => {
+    expect(parseConfig({}).creditHolds).toEqual({ heartbeatMs: 2_000, staleAfterMs: 10_000 });
+    expect(parseConfig({ HOLD_HEARTBEAT_MS: '500', HOLD_STALE_MS: '1500' }).creditHolds).toEqual({ heartbeatMs: 500, staleAfterMs: 1_500 });
+    expect(() => parseConfig({ HOLD_HEARTBEAT_MS: '1000', HOLD_STALE_MS: '2999' })).toThrow(/^Invalid setting HOLD_STALE_MS/);
+  });
+
   it('REDIS_CLUSTER_NODES takes host:port seeds, refuses anything else, and excludes REDIS_URL', () => {
     expect(parseConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002' }).redisClusterNodes).toEqual([
       { host: '10.0.0.1', port: 7000 },
