@@ -109,6 +109,25 @@ describe('every tool answer matches its advertised output schema', () => {
     await call('compare_prices', { googleHotelId: SANDBOX_TRIGGERS.unavailable, ...STAY });
   }, 60_000);
 
+  it("each tool's own meta fields (its schema states only its operation's), in every view", async () => {
+    // Issue 34 item 4: meta.deduplicated and resolved (place, area) are search's, cheapestStays
+    // availability's, reviewSummary reviews', resolved.property price-compare's.
+    for (const view of [{}, { view: 'compact' }, { fields: ['id', 'distanceKm'] }]) {
+      const around = await call('search_stays', { location: 'Lisbon', radiusKm: 5, ...STAY, ...view });
+      expect(around.structuredContent!.meta.resolved, JSON.stringify(view)).toMatchObject({ area: { radiusKm: 5 } });
+      const boxed = await call('search_stays', { bbox: '38.70,-9.17,38.73,-9.12', ...view });
+      expect(boxed.structuredContent!.meta.resolved).toHaveProperty('area.bbox');
+    }
+    const calendar = await call('check_availability', { platform: 'booking', listingId: '40000012', startDate: '2031-05-01', endDate: '2031-05-20', nights: 3 });
+    expect(calendar.structuredContent!.meta.cheapestStays).toBeDefined();
+    for (const view of [{}, { fields: ['rating'] }]) {
+      const reviews = await call('get_reviews', { platform: 'airbnb', listingId: '40000012', summary: true, ...view });
+      expect(reviews.structuredContent!.meta.reviewSummary).toBeDefined();
+    }
+    const compared = await call('compare_prices', { name: 'Hotel Avenida', location: 'Lisbon', ...STAY });
+    expect(compared.structuredContent!.meta.resolved).toHaveProperty('property.name');
+  }, 60_000);
+
   it('sandbox:async: the job handle, then get_job pending and completed, in every view', async () => {
     const views = [{}, { view: 'compact' }, { fields: ['id', 'name'] }];
     const jobs: string[] = [];

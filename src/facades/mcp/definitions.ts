@@ -4,7 +4,9 @@ import { withCostSentence } from '../../domain/billing/pricing.js';
 import { operationOf } from '../../router/jobs/jobs.js';
 import { SERVICE_VERSION } from '../../version.js';
 import { ICON_PATH } from '../docs/icon.js';
-import { TOOLS, inputJsonSchema, outputJsonSchema } from './tools.js';
+import { outputJsonSchema } from './output-schema.js';
+import type { JsonSchema } from './shared-definitions.js';
+import { TOOLS, inputJsonSchema } from './tools.js';
 
 /**
  * What both MCP eras announce, built once from the tool specs: the legacy server (SDK 1.x,
@@ -46,6 +48,13 @@ export function serverInfoOf(publicUrl: string) {
   return { name: SERVER_NAME, title: SERVER_TITLE, version: SERVICE_VERSION, websiteUrl: `${publicUrl}/docs`, icons: iconsOf(publicUrl) };
 }
 
+/** Output schemas depend on no setting: built once per process (tens of ms), not per server. */
+let outputSchemas: ReadonlyMap<string, JsonSchema> | undefined;
+function outputSchemaOf(name: string): JsonSchema {
+  outputSchemas ??= new Map(TOOLS.map((t) => [t.name, outputJsonSchema(t.output)]));
+  return outputSchemas.get(name)!;
+}
+
 /**
  * The tools in the one fixed order of TOOLS (MCP 2026-07-28: servers list tools in a stable
  * order, so clients and prompt caches see the same list every time).
@@ -58,7 +67,7 @@ export function toolDefinitions(deps: Deps): ToolDefinition[] {
     // The price sentence is the schedule's in force (CREDIT_SCHEDULE); get_job states none.
     description: `${t.procedure === 'job' ? t.description : withCostSentence(t.description, deps.config.creditSchedule, operationOf(t.procedure))}${platformsNote(t.procedure, deps.platforms)}`,
     inputSchema: inputJsonSchema(t.input) as ToolDefinition['inputSchema'],
-    outputSchema: outputJsonSchema(t.output) as ToolDefinition['outputSchema'],
+    outputSchema: outputSchemaOf(t.name) as ToolDefinition['outputSchema'],
     // Data tools reach out to the platforms; get_job only reads our own job table.
     annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: t.name !== 'get_job', destructiveHint: false },
     icons,

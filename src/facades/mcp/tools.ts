@@ -3,6 +3,7 @@ import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { EstimateView } from '../../domain/model/estimate.js';
 import { Platform } from '../../domain/model/common.js';
+import type { Operation } from '../../domain/platforms.js';
 import { ShapedItem, ShapedMeta, ShapedReview } from '../../domain/model/shaped.js';
 import { AvailabilityInput, AvailabilityOutput } from '../../router/schemas/availability.schema.js';
 import { ListingInput, ListingOutput } from '../../router/schemas/listing.schema.js';
@@ -11,6 +12,8 @@ import { PriceInput, PriceOutput } from '../../router/schemas/price.schema.js';
 import { ReviewsInput, ReviewsOutput } from '../../router/schemas/reviews.schema.js';
 import { SearchInput, SearchOutput } from '../../router/schemas/search.schema.js';
 import { JobInput, JobOutput } from '../../router/schemas/job.schema.js';
+import { jobByReference } from './job-tool-output.js';
+import { withOwnMeta } from './own-meta.js';
 
 /** The seven tools of spec 4.10, one per REST operation, each calling the same procedure. */
 export interface ToolSpec {
@@ -30,16 +33,23 @@ const ASYNC =
   ' Send a progressToken to get a progress notification per platform as it finishes and the result itself instead of the handle (waiting a bounded time).';
 const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
 
-/** The envelope a data tool returns, the job handle when the call went async, or the estimate of a dry run. */
+/**
+ * The envelope a data tool returns, the job handle when the call went async, or the estimate of a
+ * dry run. A tool whose answers can be cut down (fields=, view=compact) states the cut-down form
+ * only: every whole item and meta is one of them too, so the union with the whole form accepted
+ * exactly the same answers while stating each shape twice (issue 34 item 4).
+ */
 function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
   const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
-  // A shaped answer's meta: the whole meta with fields=, the short one (ShapedMeta) with view=compact.
-  const meta = shaped.length ? [shape.meta, Accepted, ShapedMeta] : [shape.meta, Accepted];
-  return z.object({ data: z.union([shape.data, ...shaped, JobHandle, EstimateView]), meta: z.union(meta) });
+  // The output schema states shapes; what each field means is in the OpenAPI document (output-schema.ts).
+  const meaning = `{ data, meta }; what each field means: components.schemas.${z.globalRegistry.get(output)?.id} of GET /v1/openapi.json.`;
+  if (!shaped.length) return z.object({ data: z.union([shape.data, JobHandle, EstimateView]), meta: z.union([shape.meta, Accepted]) }).describe(meaning);
+  return z
+    .object({ data: z.union([shaped[0]!, JobHandle, EstimateView]), meta: ShapedMeta })
+    .describe(`${meaning} Items and meta are whole unless fields= or view=compact cut them down.`);
 }
 
-
-export const TOOLS: ToolSpec[] = [
+const SPECS: ToolSpec[] = [
   { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ShapedItem)]),
     description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Every item has distanceKm from the centre searched; radiusKm (with location) or bbox ("swLat,swLng,neLat,neLng", instead of location) limits the area, sort=distance_asc orders by distance, and meta.resolved.area states the area. ${COST_PLACEHOLDER}${SHAPE}${ASYNC}` },
   { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
@@ -55,6 +65,12 @@ export const TOOLS: ToolSpec[] = [
   { name: 'get_job', procedure: 'job', title: 'Get job', input: JobInput, output: JobOutput,
     description: 'Status of a job from an async answer; when completed, data.result holds the result and meta.creditsCharged what it cost, once (GET /v1/jobs/{jobId}). Always free.' },
 ];
+
+/**
+ * The tools in their one order, each output stating only the meta fields its operation answers,
+ * and get_job's naming the tool whose output schema states a job's result.
+ */
+export const TOOLS: ToolSpec[] = SPECS.map((t) => ({ ...t, output: t.procedure === 'job' ? jobByReference(t.output, SPECS) : withOwnMeta(t.output, t.procedure as Operation) }));
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
 
@@ -74,17 +90,11 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
   return standardKeywords(asInput);
 }
 
-export function outputJsonSchema(output: z.ZodObject): JsonSchema {
-  const schema = z.toJSONSchema(z.object(output.shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-  delete schema.$schema;
-  return standardKeywords(schema);
-}
-
 /**
  * JSON Schema has `examples` (an array), not OpenAPI's `example`: strict validators (Ajv in strict
  * mode, which several clients run) refuse to compile a schema with an unknown keyword.
  */
-function standardKeywords<T>(node: T, namesOnly = false): T {
+export function standardKeywords<T>(node: T, namesOnly = false): T {
   if (Array.isArray(node)) return node.map((n) => standardKeywords(n)) as T;
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
