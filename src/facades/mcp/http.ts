@@ -7,6 +7,7 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
+import { bodyRefusal } from './body-refusal.js';
 import { badToolCall, hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler, type LegacyMcpOptions } from './server.js';
 import { createModernMcp } from './modern.js';
@@ -83,8 +84,8 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definit
     try {
       body = await readJsonBody(req);
     } catch (err) {
-      const failure = err instanceof ServiceError ? err : new ServiceError('invalid_request', 'The body is not valid JSON.');
-      return rpcError(res, failure.status, null, -32700, `Parse error: ${failure.message}`);
+      const refusal = bodyRefusal(err);
+      return rpcError(res, refusal.status, null, refusal.code, refusal.message);
     }
     const bad = badToolCall(body);
     if (bad) return rpcError(res, 200, bad.id, bad.code, bad.message);
