@@ -8,7 +8,7 @@ import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
 import { bodyRefusal } from './body-refusal.js';
-import { badToolCall, hostAllowed, originAllowed } from './guards.js';
+import { hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler, type LegacyMcpOptions } from './server.js';
 import { createModernMcp } from './modern.js';
 import { isModernRequest } from './era.js';
@@ -87,8 +87,6 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definit
       const refusal = bodyRefusal(err);
       return rpcError(res, refusal.status, null, refusal.code, refusal.message);
     }
-    const bad = badToolCall(body);
-    if (bad) return rpcError(res, 200, bad.id, bad.code, bad.message);
     // One endpoint, two eras: a request with the 2026-07-28 envelope is served statelessly by the
     // SDK 2.x; everything else (initialize and what follows it) by the legacy server, as before.
     if (isModernRequest(req.headers['mcp-protocol-version'], body)) return modern.handle(req, res, { principal, clientAddress: clientAddress(deps.config, req) }, body);
