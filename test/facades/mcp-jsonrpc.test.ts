@@ -187,3 +187,33 @@ describe('the modern era: its checks before argument checks', () => {
     expect(((await res.json()) as RpcAnswer).error).toEqual({ code: -32602, message: 'Invalid params: arguments must be an object, not string.' });
   });
 });
+
+describe('batches in later revisions: refused whole', () => {
+  it('raw: a batch under 2025-06-18 or 2025-11-25 is 400 with -32600 naming the revision', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const res = await post([tools, valid], { 'MCP-Protocol-Version': version });
+      expect(res.status, version).toBe(400);
+      const body = (await res.json()) as RpcAnswer;
+      expect(body.id).toBeNull();
+      expect(body.error!.code).toBe(-32600);
+      expect(body.error!.message).toContain(`MCP ${version} has no JSON-RPC batches`);
+    }
+  });
+
+  it('raw: an empty batch is 400 with -32600 in every revision', async () => {
+    for (const headers of [{}, { 'MCP-Protocol-Version': '2025-03-26' }, { 'MCP-Protocol-Version': '2025-11-25' }] as Record<string, string>[]) {
+      const res = await post([], headers);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the batch is empty.' } });
+    }
+  });
+
+  it('the SDK client, after listing tools (2025-11-25), has a batch refused at once with -32600, not left waiting', async () => {
+    const { client, transport } = await listedClient();
+    const err = (await sendThrough(transport, [tools, valid]).catch((e: unknown) => e)) as Error & { code: number };
+    expect(err.code).toBe(400);
+    expect(err.message).toContain('"code":-32600');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+  });
+});

@@ -8,6 +8,8 @@ import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
 import { bodyRefusal } from './body-refusal.js';
+import { batchRefusal } from './batches.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler, type LegacyMcpOptions } from './server.js';
 import { createModernMcp } from './modern.js';
@@ -90,6 +92,10 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definit
     // One endpoint, two eras: a request with the 2026-07-28 envelope is served statelessly by the
     // SDK 2.x; everything else (initialize and what follows it) by the legacy server, as before.
     if (isModernRequest(req.headers['mcp-protocol-version'], body)) return modern.handle(req, res, { principal, clientAddress: clientAddress(deps.config, req) }, body);
+    if (Array.isArray(body)) {
+      const refused = batchRefusal(req.headers['mcp-protocol-version'], body);
+      if (refused) return rpcError(res, 400, null, ErrorCode.InvalidRequest, refused);
+    }
     await handle(req, res, principal, body);
   };
 }
