@@ -2,9 +2,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * Checks the MCP transport makes before the SDK sees a request: which browser origins may call
- * `/mcp` (MCP transport 2025-11-25: servers MUST validate Origin, against DNS rebinding), and the
- * shape of `tools/call` params, which the SDK would otherwise answer with a raw zod dump.
+ * Checks the MCP transport makes before the SDK's servers see a request: which browser origins may
+ * call `/mcp` (MCP transport 2025-11-25: servers MUST validate Origin, against DNS rebinding), and
+ * the shape of `tools/call` params, which those servers would answer with a raw zod dump. The
+ * params are checked per message, after the transport's own checks, so that a batch's other
+ * members and the modern era's version and header checks are answered as the SDK answers them.
  */
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
