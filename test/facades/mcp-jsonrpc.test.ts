@@ -131,6 +131,15 @@ describe('a 2025-03-26 batch: every member answered', () => {
     await client.close();
   });
 
+  it('raw: a batch whose requests share an id is refused whole with -32600 naming the id, as their answers could not be told apart', async () => {
+    const res = await post([{ ...valid, id: 'raw-1' }, { ...malformed, id: 'raw-1' }]);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as RpcAnswer;
+    expect(body.id).toBeNull();
+    expect(body.error!.code).toBe(-32600);
+    expect(body.error!.message).toContain('two requests of the batch have the id "raw-1"');
+  });
+
   it('a lone malformed call is still -32602 naming the field, on a 200', async () => {
     const res = await post(malformed);
     expect(res.status).toBe(200);

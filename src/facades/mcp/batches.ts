@@ -17,7 +17,27 @@ export function batchRefusal(header: string | string[] | undefined, body: unknow
   // JSON-RPC 2.0 section 6: an empty array is an Invalid Request, answered with one error.
   if (body.length === 0) return 'Invalid Request: the batch is empty.';
   // A version the SDK does not know is refused by its transport (400, naming the versions it serves).
-  if (versionHeader === undefined || !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(versionHeader)) return null;
-  if (versionHeader <= LAST_REVISION_WITH_BATCHES) return null;
-  return `Invalid Request: MCP ${versionHeader} has no JSON-RPC batches (2025-06-18 removed them); send each message in a request of its own.`;
+  const known = versionHeader !== undefined && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(versionHeader);
+  if (known && versionHeader > LAST_REVISION_WITH_BATCHES) {
+    return `Invalid Request: MCP ${versionHeader} has no JSON-RPC batches (2025-06-18 removed them); send each message in a request of its own.`;
+  }
+  const repeated = repeatedRequestId(body);
+  if (repeated !== null) return `Invalid Request: two requests of the batch have the id ${JSON.stringify(repeated)}; give each its own, so that each answer can be told apart.`;
+  return null;
+}
+
+/**
+ * An id two requests of the batch share, or null. MCP (basic, Requests) wants every request id
+ * unique in a session; the SDK's transport files answers by id, so of two requests with one id
+ * only one answer would go out, and the other call would run (and be billed) unanswered.
+ */
+function repeatedRequestId(body: unknown[]): string | number | null {
+  const seen = new Set<unknown>();
+  for (const message of body) {
+    const id = typeof message === 'object' && message !== null && 'method' in message ? (message as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return null;
 }
