@@ -88,7 +88,9 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
     logWhenFinished(deps, res, { face: path === '/mcp' ? 'mcp' : 'http', method: req.method ?? 'GET', route: routeLabel(path), bag: noBag });
     if (path === '/mcp') return mcp(req, res, search);
     if (path === '/console' || path.startsWith('/console/')) return developerConsole(req, res, path);
-    if (OAUTH_PATHS.test(path)) return void oauth.app(req, res);
+    // A path the OAuth app does not serve (`/.well-known/oauth-protected-resource/foo`) comes back
+    // here as Express's `next`, so it gets our JSON 404 rather than Express's HTML page.
+    if (OAUTH_PATHS.test(path)) return oauth.serve(req, res, () => notFound(res, path));
     if ((path === '/healthz' || path === '/readyz') && options.started && !options.started()) return json(res, 503, { status: 'starting' });
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (path === '/metrics' && deps.config.metrics.token) return serveMetrics(deps, req, res, deps.config.metrics.token);
@@ -117,6 +119,10 @@ export function createRequestHandler(deps: Deps, options: HttpServerOptions = {}
       res.end(scalar());
       return;
     }
+    notFound(res, path);
+  }
+
+  function notFound(res: ServerResponse, path: string): void {
     sendError(res, new ServiceError('not_found', `No endpoint at ${path}. The API lives under /v1; see /docs.`), deps.ids.requestId(), deps);
   }
 

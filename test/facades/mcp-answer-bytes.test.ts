@@ -173,6 +173,9 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
       [{ ...call, params: { ...call.params, _meta: { progressToken: 'p1' } } }, {}, 'sdk'], // SSE
       [{ ...call, params: { ...call.params, task: { ttl: 60_000 } } }, {}, 'sdk'], // a task
       [[call, toolCall('get_job', { jobId: 'job_missing' }, 2)], {}, 'sdk'], // a batch
+      [toolCall('search_stays', 'Lisbon'), {}, 'sdk'], // malformed: -32602 naming arguments (guards.ts)
+      [[call, toolCall('search_stays', ['Lisbon'], 2)], {}, 'sdk'], // a 2025-03-26 batch with a malformed member: both answered
+      [{ jsonrpc: '2.0', method: 'tools/call', params: { name: 'search_stays', arguments: 'Lisbon' } }, {}, 'sdk'], // a notification: 202
       [{ ...call, params: { ...call.params, _meta: 'not an object' } }, {}, 'sdk'], // not a JSON-RPC message
       [{ jsonrpc: '2.0', method: 'notifications/initialized' }, {}, 'sdk'], // 202
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, 'sdk'],
@@ -223,7 +226,8 @@ describe('legacy tools/call answers, fast path against the SDK transport', () =>
     // direct-call.ts takes { jsonrpc, id, method, params: { name, arguments? } } and nothing more,
     // with an id the SDK takes, a tool we have and object arguments; every other plain call goes to
     // the SDK's server, whose parse refuses what it must. Each answer is the SDK's bytes either way.
-    // (Arguments that are not an object and names that are not strings never get this far: guards.ts.)
+    // (Arguments that are not an object and names that are not strings go to the SDK's transport,
+    // which answers them as guards.ts words them: the test above.)
     const args = { location: 'Lisbon', limit: 2 };
     const text = (id: string, params = `{"name":"search_stays","arguments":{"location":"Lisbon","limit":2}}`) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
     const cases: [unknown, 'direct' | 'server' | 'sdk'][] = [

@@ -1,9 +1,12 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * Checks the MCP transport makes before the SDK sees a request: which browser origins may call
- * `/mcp` (MCP transport 2025-11-25: servers MUST validate Origin, against DNS rebinding), and the
- * shape of `tools/call` params, which the SDK would otherwise answer with a raw zod dump.
+ * Checks the MCP transport makes before the SDK's servers see a request: which browser origins may
+ * call `/mcp` (MCP transport 2025-11-25: servers MUST validate Origin, against DNS rebinding), and
+ * the shape of `tools/call` params, which those servers would answer with a raw zod dump. The
+ * params are checked per message, after the transport's own checks, so that a batch's other
+ * members and the modern era's version and header checks are answered as the SDK answers them.
  */
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -41,7 +44,7 @@ export function hostAllowed(host: string | undefined, bindHost: string, publicUr
 }
 
 export interface RpcError {
-  id: string | number | null;
+  id: string | number;
   code: number;
   message: string;
 }
@@ -55,19 +58,34 @@ function invalidParams(id: RpcError['id'], message: string): RpcError {
   return { id, code: ErrorCode.InvalidParams, message };
 }
 
-/** The first malformed `tools/call` in a body (a message or a batch), named by field; null when none. */
-export function badToolCall(body: unknown): RpcError | null {
-  for (const message of Array.isArray(body) ? body : [body]) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
-    if (method !== 'tools/call') continue;
-    const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return invalidParams(rpcId, 'Invalid params: params must be an object with name and arguments.');
-    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-    if (typeof name !== 'string' || name.length === 0) return invalidParams(rpcId, 'Invalid params: name must be the name of a tool (a string).');
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      return invalidParams(rpcId, `Invalid params: arguments must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`);
-    }
+/**
+ * What is wrong with a `tools/call` request's params, named by field; null when nothing is, or
+ * when the message is no tools/call request (a notification has no id and gets no answer). The
+ * SDK servers of both eras would refuse such a call with a raw zod dump.
+ */
+export function malformedToolCall(message: unknown): RpcError | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
+  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return null;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return invalidParams(id, 'Invalid params: params must be an object with name and arguments.');
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || name.length === 0) return invalidParams(id, 'Invalid params: name must be the name of a tool (a string).');
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    return invalidParams(id, `Invalid params: arguments must be an object, not ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`);
   }
   return null;
+}
+
+/**
+ * Has `transport` (connected to an SDK 1.x server) answer a malformed tools/call itself, as one
+ * message among the others: each member of a batch is answered, in the batch's answer, whatever
+ * its neighbours are. Everything else goes on to the server.
+ */
+export function answerMalformedToolCalls(transport: Transport): void {
+  const dispatch = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    const bad = malformedToolCall(message);
+    if (!bad) return dispatch(message, extra);
+    void transport.send({ jsonrpc: '2.0', id: bad.id, error: { code: bad.code, message: bad.message } });
+  };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { hashKey, isWellFormedKey } from '../../domain/accounts/api-keys.js';
 import { ServiceError, errorBody } from '../../domain/errors.js';
@@ -7,7 +8,9 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
-import { badToolCall, hostAllowed, originAllowed } from './guards.js';
+import { bodyRefusal } from './body-refusal.js';
+import { batchRefusal } from './batches.js';
+import { hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler, type LegacyMcpOptions } from './server.js';
 import { createModernMcp } from './modern.js';
 import { isModernRequest } from './era.js';
@@ -83,14 +86,17 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definit
     try {
       body = await readJsonBody(req);
     } catch (err) {
-      const failure = err instanceof ServiceError ? err : new ServiceError('invalid_request', 'The body is not valid JSON.');
-      return rpcError(res, failure.status, null, -32700, `Parse error: ${failure.message}`);
+      const refusal = bodyRefusal(err);
+      return rpcError(res, refusal.status, null, refusal.code, refusal.message);
     }
-    const bad = badToolCall(body);
-    if (bad) return rpcError(res, 200, bad.id, bad.code, bad.message);
     // One endpoint, two eras: a request with the 2026-07-28 envelope is served statelessly by the
     // SDK 2.x; everything else (initialize and what follows it) by the legacy server, as before.
     if (isModernRequest(req.headers['mcp-protocol-version'], body)) return modern.handle(req, res, { principal, clientAddress: clientAddress(deps.config, req) }, body);
+    // A legacy batch is served only under the revision that has batches (batches.ts).
+    if (Array.isArray(body)) {
+      const refused = batchRefusal(req.headers['mcp-protocol-version'], body);
+      if (refused) return rpcError(res, 400, null, ErrorCode.InvalidRequest, refused);
+    }
     await handle(req, res, principal, body);
   };
 }

@@ -5,6 +5,7 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import { JSONRPCMessageSchema, RELATED_TASK_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type Notification, type Request, type Result } from '@modelcontextprotocol/sdk/types.js';
 import { writeAnswer } from './answer-json.js';
 import { directCall } from './direct-call.js';
+import { malformedToolCall } from './guards.js';
 
 /**
  * The legacy era's transport for the call agents make most: a lone `tools/call` answered as one
@@ -121,6 +122,8 @@ export function plainToolCall(req: IncomingMessage, body: unknown): JSONRPCReque
   // With a method and an id, the message parsed as a request (a notification has no id).
   if (!parsed.success || !('id' in parsed.data) || !('method' in parsed.data)) return null;
   const request = parsed.data as JSONRPCRequest;
+  // A malformed call is answered by the per-request transport, which names the field (guards.ts).
+  if (malformedToolCall(request)) return null;
   const params = request.params as { task?: unknown; _meta?: Record<string, unknown> } | undefined;
   // Progress turns the answer into an SSE stream; tasks and task-related calls keep the SDK's path.
   if (params?.task !== undefined || params?._meta?.progressToken !== undefined || params?._meta?.[RELATED_TASK_META_KEY] !== undefined) return null;

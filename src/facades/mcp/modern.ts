@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server, createMcpHandler, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
+import { Server, createMcpHandler, type CallToolResult, type JSONRPCRequest, type McpRequestContext, type Result, type ServerContext } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Deps } from '../../deps.js';
@@ -7,11 +7,28 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { INSTRUCTIONS, serverInfoOf, type ToolDefinition } from './definitions.js';
 import type { SendProgress } from './progress.js';
 import { callTool } from './server.js';
+import { malformedToolCall, protocolError } from './guards.js';
 
 /** Who is calling, decided by http.ts before any MCP code runs (the SDK verifies no token). */
 interface Caller {
   principal: Principal;
   clientAddress: string;
+}
+
+/**
+ * The SDK 2.x server, with a malformed tools/call refused as the legacy era refuses it (-32602
+ * naming the field, guards.ts) instead of with the SDK's zod dump. The check runs where the SDK
+ * validates the call, so the era's own checks (headers, version) still come first.
+ */
+class ToolServer extends Server {
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>) {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return (request: JSONRPCRequest, ctx: ServerContext): Promise<Result> => {
+      const bad = malformedToolCall(request);
+      return bad ? Promise.reject(protocolError(bad.code, bad.message)) : wrapped(request, ctx);
+    };
+  }
 }
 
 /**
@@ -40,7 +57,7 @@ export function createModernMcp(deps: Deps, tools: readonly ToolDefinition[]) {
 
   function serverFor(context: McpRequestContext): Server {
     const caller = context.authInfo?.extra as unknown as Caller;
-    const server = new Server(serverInfo, {
+    const server = new ToolServer(serverInfo, {
       capabilities: { tools: {} },
       instructions: INSTRUCTIONS,
       jsonSchemaValidator,

@@ -14,7 +14,7 @@ import { appRouter } from '../../router/app-router.js';
 import { proceduresOf } from '../../router/trpc-internals.js';
 import { createContext } from '../../router/context.js';
 import { toServiceError } from '../../router/errors.js';
-import { protocolError } from './guards.js';
+import { answerMalformedToolCalls, protocolError } from './guards.js';
 import { createProgress, waitInline, type SendProgress } from './progress.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { INSTRUCTIONS, serverInfoOf, toolDefinitions, type ToolDefinition } from './definitions.js';
@@ -215,6 +215,7 @@ export function createMcpHandler(deps: Deps, definitions: readonly ToolDefinitio
       void server.close();
     });
     await server.connect(transport);
+    answerMalformedToolCalls(transport);
     await transport.handleRequest(req, res, body);
   };
 }

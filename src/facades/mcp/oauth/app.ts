@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
@@ -73,7 +74,17 @@ export function createOAuthApp(deps: Deps, options: { rateLimit: boolean }) {
   app.use(mcpAuthRouter(routerOptions));
 
   app.post('/oauth/sign-in', express.urlencoded({ extended: false }), signInHandler(store, deps.clock, createSignInThrottle(deps.limiter, deps.config.signIn), clientName, metadata.issuer));
-  app.use(oauthErrorHandler(deps.log));
+  const answerError = oauthErrorHandler(deps.log);
+  app.use(answerError);
 
-  return { app, provider, store };
+  /**
+   * Serves one request; `notFound` answers a path no route here serves (a `/.well-known/oauth-*`
+   * name we do not publish), which Express would answer with its HTML page.
+   */
+  function serve(req: IncomingMessage, res: ServerResponse, notFound: () => void): void {
+    // Express calls this with an error only when a handler failed past our error handler.
+    app(req as Request, res as Response, (err?: unknown) => (err === undefined ? notFound() : answerError(err, req as Request, res as Response, () => {})));
+  }
+
+  return { serve, provider, store };
 }
