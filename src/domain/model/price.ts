@@ -35,8 +35,8 @@ export const Offer = z
     basis: PriceBasis,
     currency: z.string(),
     url: z.string(),
-    refundable: z.boolean().nullable().describe('As the OTA states it (issue 25); null when not stated.'),
-    board: z.enum(BOARDS).nullable().describe('Meals included, as the OTA states them; null when not stated.'),
+    refundable: z.boolean().nullable().describe('As the OTA states it (issue 25); null when not stated (an offer_terms_unknown warning).'),
+    board: z.enum(BOARDS).nullable().describe('Meals included, as the OTA states them; null when not stated (an offer_terms_unknown warning).'),
   })
   .meta({ id: 'Offer' });
 export type Offer = z.infer<typeof Offer>;

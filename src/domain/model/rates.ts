@@ -16,9 +16,9 @@ export const RateOffer = z
   .object({
     roomName: z.string().nullable().describe('The room or rate as the platform names it; null for a whole home without room types.'),
     board: z.enum(BOARDS).nullable().describe('Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning).'),
-    refundable: z.boolean().nullable().describe('true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated.'),
+    refundable: z.boolean().nullable().describe('true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning).'),
     freeCancellationUntil: z.string().datetime({ offset: true }).nullable().describe('ISO date-time until which cancelling is free; null when not stated or not refundable.'),
-    payment: z.enum(PAYMENTS).nullable().describe('prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated.'),
+    payment: z.enum(PAYMENTS).nullable().describe('prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning).'),
     nightlyPrice: z.number().describe('Accommodation subtotal of this offer divided by nights, before fees and taxes.'),
     totalPrice: z.number().describe(TOTAL_PRICE_DESCRIPTION),
     currency: z.string(),
