@@ -316,11 +316,11 @@ export interface components {
             roomName: string | null;
             /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
             board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
-            /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+            /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning). */
             refundable: boolean | null;
             /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
             freeCancellationUntil: string | null;
-            /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+            /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning). */
             payment: ("prepay" | "pay_at_property" | "pay_later") | null;
             /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
             nightlyPrice: number;
@@ -620,9 +620,9 @@ export interface components {
             basis: components["schemas"]["PriceBasis"];
             currency: string;
             url: string;
-            /** @description As the OTA states it (issue 25); null when not stated. */
+            /** @description As the OTA states it (issue 25); null when not stated (an offer_terms_unknown warning). */
             refundable: boolean | null;
-            /** @description Meals included, as the OTA states them; null when not stated. */
+            /** @description Meals included, as the OTA states them; null when not stated (an offer_terms_unknown warning). */
             board: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
         };
         ReviewsResponse: {
@@ -1026,11 +1026,11 @@ export interface components {
                     roomName?: string | null;
                     /** @description Meals included, as the platform states them; null when it does not say (an offer_terms_unknown warning). */
                     board?: ("room_only" | "breakfast" | "half_board" | "full_board" | "all_inclusive") | null;
-                    /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated. */
+                    /** @description true: free cancellation is offered (until freeCancellationUntil when stated); false: stated non-refundable; null: not stated (an offer_terms_unknown warning). */
                     refundable?: boolean | null;
                     /** @description ISO date-time until which cancelling is free; null when not stated or not refundable. */
                     freeCancellationUntil?: string | null;
-                    /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated. */
+                    /** @description prepay: paid when booking; pay_at_property: paid at the property; pay_later: paid before arrival but after booking; null: not stated (an offer_terms_unknown warning). */
                     payment?: ("prepay" | "pay_at_property" | "pay_later") | null;
                     /** @description Accommodation subtotal of this offer divided by nights, before fees and taxes. */
                     nightlyPrice?: number;
