@@ -87,5 +87,6 @@ export const WARNING_DOCS: Readonly<Record<string, string>> = {
   offers_unavailable: 'The platform lists no room or rate beside its headline price: `price.offers` is empty and the top-level price is the only rate.',
   price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',
   nightly_price_unavailable: 'The calendar states no exact price per night (Airbnb states none; Booking.com prints some abbreviated, "₹7.5K", which are not prices): `dates[].nightlyPrice` is null.',
+  reviews_truncated: 'The platform counts more reviews for the listing than it serves (only its newest, 150 in the sandbox): paging reads fewer than the listing\'s `reviewCount`, and `reviewSummary` with basis `platform` counts and averages reviews the pages do not hold. The message states both numbers.',
   cheapest_stays_unavailable: '`nights` was given but no stay of that length could be priced from the calendar: `meta.cheapestStays` is empty.',
 };
