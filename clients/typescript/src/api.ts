@@ -357,7 +357,7 @@ export interface components {
             }[];
         };
         ReviewSummary: {
-            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). A platform may count more than it serves (its newest only): paging then reads fewer than a basis-platform count, and a reviews_truncated warning states how many it reads. */
             count: number;
             /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
             average: number | null;
@@ -1058,7 +1058,7 @@ export interface components {
             /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
             nearby?: components["schemas"]["NearbyPlace"][] | null;
             reviewSummary?: {
-                /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+                /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). A platform may count more than it serves (its newest only): paging then reads fewer than a basis-platform count, and a reviews_truncated warning states how many it reads. */
                 count?: number;
                 /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
                 average?: number | null;
