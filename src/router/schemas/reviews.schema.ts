@@ -23,7 +23,7 @@ export const ReviewsInput = z
     sort: z.enum(REVIEW_SORTS).default('recent'),
     maxCredits: MaxCredits,
     dryRun: DryRun,
-    fields: FieldsParam(Review),
+    fields: FieldsParam(Review, 'reviewId,rating,text,date'),
   })
   .superRefine((v, ctx) => checkExactlyOne(ctx, v, ['listingId', 'url']));
 export type ReviewsInput = z.infer<typeof ReviewsInput>;
