@@ -1371,7 +1371,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating,distanceKm); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
                 view?: "full" | "compact";
@@ -1720,7 +1720,7 @@ export interface operations {
                     maxCredits?: number;
                     /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                     dryRun?: boolean;
-                    /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. */
+                    /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating,distanceKm); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. */
                     fields?: string[];
                     /**
                      * @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token.
@@ -2284,7 +2284,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,reviewSummary.average,nearby.name); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
                 view?: "full" | "compact";
@@ -3118,7 +3118,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (reviewId,rating,text,date); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;
