@@ -464,7 +464,7 @@ export interface components {
                 countryCode: string;
                 lat: number;
                 lng: number;
-                /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                 radiusKm: number | null;
                 /** @description The location as sent (normalised). */
                 query: string;
@@ -478,7 +478,7 @@ export interface components {
                     countryCode: string;
                     lat: number;
                     lng: number;
-                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                     radiusKm: number | null;
                     platform: components["schemas"]["Platform"];
                 }[];
@@ -514,7 +514,7 @@ export interface components {
             countryCode: string;
             lat: number;
             lng: number;
-            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
             radiusKm: number | null;
         };
         AvailabilityResponse: {
@@ -921,7 +921,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                         /** @description The location as sent (normalised). */
                         query?: string;
@@ -932,7 +932,7 @@ export interface components {
                             countryCode?: string;
                             lat?: number;
                             lng?: number;
-                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                             radiusKm?: number | null;
                         }[];
                         byPlatform?: {
@@ -942,7 +942,7 @@ export interface components {
                             countryCode?: string;
                             lat?: number;
                             lng?: number;
-                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                             radiusKm?: number | null;
                             platform?: components["schemas"]["Platform"];
                         }[];
@@ -1221,7 +1221,7 @@ export interface components {
                     countryCode?: string;
                     lat?: number;
                     lng?: number;
-                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                     radiusKm?: number | null;
                     /** @description The location as sent (normalised). */
                     query?: string;
@@ -1232,7 +1232,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                     }[];
                     byPlatform?: {
@@ -1242,7 +1242,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                         platform?: components["schemas"]["Platform"];
                     }[];
