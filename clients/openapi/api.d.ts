@@ -10,13 +10,13 @@ export interface paths {
         };
         /**
          * Search stays across platforms
-         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
+         * @description Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Every platform filters the area after retrieval by the coordinates distanceKm is measured from; a result without coordinates is left out, with a filter_not_supported warning counting them.
          */
         get: operations["search"];
         put?: never;
         /**
          * Search stays (JSON body)
-         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).
+         * @description JSON-body form of GET /search. Fans out to each platform, merges into one cursor-paginated list. Costs 5 credits per platform that returned items. Failed, blocked and empty platforms are free; sandbox keys are free. May answer 202 with a job for slow live scrapes. Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched (null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. Every platform filters the area after retrieval by the coordinates distanceKm is measured from; a result without coordinates is left out, with a filter_not_supported warning counting them.
          */
         post: operations["searchByBody"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface components {
             }[];
         };
         ReviewSummary: {
-            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+            /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). A platform may count more than it serves (its newest only): paging then reads fewer than a basis-platform count, and a reviews_truncated warning states how many it reads. */
             count: number;
             /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
             average: number | null;
@@ -464,7 +464,7 @@ export interface components {
                 countryCode: string;
                 lat: number;
                 lng: number;
-                /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                 radiusKm: number | null;
                 /** @description The location as sent (normalised). */
                 query: string;
@@ -478,7 +478,7 @@ export interface components {
                     countryCode: string;
                     lat: number;
                     lng: number;
-                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                     radiusKm: number | null;
                     platform: components["schemas"]["Platform"];
                 }[];
@@ -514,7 +514,7 @@ export interface components {
             countryCode: string;
             lat: number;
             lng: number;
-            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
             radiusKm: number | null;
         };
         AvailabilityResponse: {
@@ -922,7 +922,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                         /** @description The location as sent (normalised). */
                         query?: string;
@@ -933,7 +933,7 @@ export interface components {
                             countryCode?: string;
                             lat?: number;
                             lng?: number;
-                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                             radiusKm?: number | null;
                         }[];
                         byPlatform?: {
@@ -943,7 +943,7 @@ export interface components {
                             countryCode?: string;
                             lat?: number;
                             lng?: number;
-                            /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                            /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                             radiusKm?: number | null;
                             platform?: components["schemas"]["Platform"];
                         }[];
@@ -1059,7 +1059,7 @@ export interface components {
             /** @description listing: places the platform names near the listing, nearest first; null with a field_unavailable warning when the platform names none. Absent in search items. */
             nearby?: components["schemas"]["NearbyPlace"][] | null;
             reviewSummary?: {
-                /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). */
+                /** @description Reviews summarised: the platform's total (basis platform) or the reviews read (basis sample). A platform may count more than it serves (its newest only): paging then reads fewer than a basis-platform count, and a reviews_truncated warning states how many it reads. */
                 count?: number;
                 /** @description Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating. */
                 average?: number | null;
@@ -1223,7 +1223,7 @@ export interface components {
                     countryCode?: string;
                     lat?: number;
                     lng?: number;
-                    /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                    /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                     radiusKm?: number | null;
                     /** @description The location as sent (normalised). */
                     query?: string;
@@ -1234,7 +1234,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                     }[];
                     byPlatform?: {
@@ -1244,7 +1244,7 @@ export interface components {
                         countryCode?: string;
                         lat?: number;
                         lng?: number;
-                        /** @description The radius searched around lat,lng, when the platform searches a circle. */
+                        /** @description The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm). */
                         radiusKm?: number | null;
                         platform?: components["schemas"]["Platform"];
                     }[];
@@ -1373,7 +1373,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating,distanceKm); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
                 view?: "full" | "compact";
@@ -1722,7 +1722,7 @@ export interface operations {
                     maxCredits?: number;
                     /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                     dryRun?: boolean;
-                    /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. */
+                    /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating,distanceKm); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. */
                     fields?: string[];
                     /**
                      * @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token.
@@ -2302,7 +2302,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,reviewSummary.average,nearby.name); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description compact: items without null or empty fields, with the first image only and no fee breakdown, and a short meta (cost, nextCursor, warnings, resolved, failed platforms). For agents that pay per token. */
                 view?: "full" | "compact";
@@ -3151,7 +3151,7 @@ export interface operations {
                 maxCredits?: number;
                 /** @description true: answer with what this call would cost (worst case and likely, per platform, with cached legs and breaker state) instead of running it. Free, asks no platform; rate-limited like any call. */
                 dryRun?: boolean;
-                /** @description Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
+                /** @description Only these item fields, by dotted path (reviewId,rating,text,date); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them. In a query: comma-separated (a,b), repeated, or name[]=. */
                 fields?: string[];
                 /** @description When the call goes async: an https URL on a public address that receives the job answer (the body of GET /v1/jobs/{jobId}), signed per Standard Webhooks with the account secret, when the job ends. Retried with backoff for about 24 h. A call answered at once does not call back. */
                 callbackUrl?: string;

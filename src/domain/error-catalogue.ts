@@ -90,5 +90,6 @@ export const WARNING_DOCS: Readonly<Record<string, string>> = {
   price_context_unavailable: 'The platform states no typical price range for the property: `price.context` is null (only Google Hotels states one).',
   nightly_price_unavailable: 'The calendar states no exact price per night (Airbnb states none; Booking.com prints some abbreviated, "₹7.5K", which are not prices): `dates[].nightlyPrice` is null.',
   ambiguous_property: 'Several properties have exactly the name price-compare was given (in the location given): the comparison is for one of them, which `meta.resolved.property` names and the message says why, and the message names the others with their `googleHotelId`; send `googleHotelId` to choose. Sandbox keys compare the first the sandbox\'s search lists; a live key answers 404 `listing_not_found` instead, as Google\'s answer does not say which is meant.',
+  reviews_truncated: 'The platform counts more reviews for the listing than it serves (only its newest, 150 in the sandbox): paging reads fewer than the listing\'s `reviewCount`, and `reviewSummary` with basis `platform` counts and averages reviews the pages do not hold. The message states both numbers.',
   cheapest_stays_unavailable: '`nights` was given but no stay of that length could be priced from the calendar: `meta.cheapestStays` is empty.',
 };

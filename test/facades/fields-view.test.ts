@@ -42,6 +42,31 @@ describe('fields', () => {
     await expectError(await app.get('/v1/reviews?platform=airbnb&listingId=40000012&fields=rating,stars', key), 400, 'invalid_request');
   });
 
+  it('each operation\'s documented fields example is accepted as written, and search offers no listing-only path (issue 34)', async () => {
+    const own = (await app.newKey('sandbox')).key;
+    const doc = (await (await fetch(`${app.baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get?: { parameters?: { name: string; description?: string }[] } }> };
+    const example = (path: string) => /\(([^)]+)\)/.exec(doc.paths[path]!.get!.parameters!.find((p) => p.name === 'fields')!.description!)![1]!;
+    const calls: Record<string, string> = {
+      '/search': 'location=Lisbon&platforms=airbnb&limit=2&checkIn=2031-05-01&checkOut=2031-05-04',
+      '/listing/{platform}/{id}': 'checkIn=2031-05-01&checkOut=2031-05-04',
+      '/reviews': 'platform=airbnb&listingId=40000012&limit=2',
+    };
+    for (const [path, query] of Object.entries(calls)) {
+      const fields = example(path);
+      const url = `/v1${path.replace('{platform}', 'google').replace('{id}', 'ChkIZzAuMQ')}?${query}&fields=${fields}`;
+      const res = await app.get(url, own);
+      expect(res.status, `${url}: ${await res.clone().text()}`).toBe(200);
+      const body = (await res.json()) as { data: Record<string, unknown> | Record<string, unknown>[] };
+      const first = Array.isArray(body.data) ? body.data[0]! : body.data;
+      expect(Object.keys(first).sort(), url).toEqual([...new Set(fields.split(',').map((f) => f.split('.')[0]!))].sort());
+    }
+    for (const listingOnly of ['nearby.name', 'reviewSummary.average']) {
+      const err = await expectError(await app.get(`/v1/search?location=Lisbon&fields=id,${listingOnly}`, own), 400, 'invalid_request');
+      expect([err.param, err.message]).toEqual(['fields', expect.stringContaining(`"${listingOnly}"`)]);
+      expect(err.message).not.toMatch(/known paths: .*(nearby|reviewSummary)/);
+    }
+  });
+
   it('works over tRPC', async () => {
     const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: { Authorization: `Bearer ${key}` } })] });
     const listing = await trpc.listing.query({ platform: 'airbnb', id: '40000012', fields: ['id', 'bedrooms'] });

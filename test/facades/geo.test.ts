@@ -54,10 +54,20 @@ describe('search by radius', () => {
     expect(body.meta.resolved!.area).toEqual({ centre: LISBON, radiusKm: 3, bbox: null });
   });
 
-  it('gives no booking items for an area (its results have no coordinates), with a warning, at no cost', async () => {
-    const body = await search('location=38.7223,-9.1393&radiusKm=5&platforms=booking,airbnb&limit=10');
-    expect(body.data.every((p) => p.platform === 'airbnb')).toBe(true);
-    expect(body.meta.warnings).toContainEqual(expect.objectContaining({ code: 'filter_not_supported', platform: 'booking' }));
+  it('filters booking items by the coordinates their distanceKm is measured from: one truth for sort and area (issue 34)', async () => {
+    const all = await search('location=38.7223,-9.1393&sort=distance_asc&platforms=booking&limit=100&dedupe=false');
+    const inside = all.data.filter((p) => p.distanceKm! <= 2.5);
+    expect(inside.length).toBeGreaterThan(0);
+    expect(inside.length).toBeLessThan(all.data.length);
+    for (const query of ['radiusKm=2.5', 'radiusKm=2.5&sort=distance_asc']) {
+      const near = await search(`location=38.7223,-9.1393&${query}&platforms=booking&limit=100&dedupe=false`);
+      expect(near.data.map((p) => p.id).sort()).toEqual(inside.map((p) => p.id).sort());
+      expect(near.meta.warnings.map((w) => w.code)).not.toContain('filter_not_supported');
+      expect(near.meta.warnings).toContainEqual(expect.objectContaining({ code: 'filter_applied_after_retrieval', platform: 'booking' }));
+    }
+    const boxed = await search('bbox=38.70,-9.18,38.74,-9.12&platforms=booking&limit=100');
+    expect(boxed.data.length).toBeGreaterThan(0);
+    for (const p of boxed.data) expect([p.location.lat! >= 38.7 && p.location.lat! <= 38.74, p.location.lng! >= -9.18 && p.location.lng! <= -9.12]).toEqual([true, true]);
   });
 });
 

@@ -40,6 +40,28 @@ describe('rates over REST', () => {
     expect((await ok(availability)).meta.cheapestStays).toBeUndefined();
   });
 
+  it('a cheapest stay\'s total is, to the cent, the subtotal /price gives for the same stay (one rounding rule, issue 34)', async () => {
+    const own = (await app.newKey('sandbox')).key;
+    const get = async (path: string) => {
+      const res = await app.get(path, own);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    let compared = 0;
+    for (const [platform, listingId] of [['vrbo', '6000004'], ['booking', '2000003'], ['booking', '2000007'], ['vrbo', '6000008']]) {
+      for (const currency of ['EUR', 'USD']) {
+        const body = await get(`/v1/availability?platform=${platform}&listingId=${listingId}&startDate=${start}&endDate=${addDays(start, 30)}&nights=3&currency=${currency}`);
+        for (const stay of (body.meta.cheapestStays as { checkIn: string; checkOut: string; totalPrice: number }[]).slice(0, 2)) {
+          const price = (await get(`/v1/price?platform=${platform}&listingId=${listingId}&checkIn=${stay.checkIn}&checkOut=${stay.checkOut}&currency=${currency}`)).data;
+          const fees = (price.fees.items as { amount: number }[]).reduce((sum, f) => sum + f.amount, 0);
+          expect([Math.round((price.totalPrice - fees) * 100) / 100, price.nightlyPrice], `${platform} ${listingId} ${stay.checkIn} ${currency}`).toEqual([stay.totalPrice, Math.round((stay.totalPrice / 3) * 100) / 100]);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(12);
+  });
+
   it('nights and the search terms filters are checked: a 400 naming the field, never a 500', async () => {
     for (const n of ['0', '31', 'x', '2.5']) {
       const err = await expectError(await app.get(`${availability}&nights=${n}`, key), 400, 'invalid_request');

@@ -53,6 +53,17 @@ describe('meta.resolved', () => {
     expect(atlantis.meta.resolved).toBeUndefined();
   });
 
+  it('states one radius when the search asks for one around the place: location.radiusKm agrees with area.radiusKm (issue 34)', async () => {
+    type WithArea = Body & { meta: { resolved: { area?: { radiusKm: number | null } } } };
+    for (const location of ['Lisbon', '38.7223,-9.1393']) {
+      const body = (await search(`location=${location}&radiusKm=2&platforms=airbnb,google&limit=3`)) as WithArea;
+      expect([body.meta.resolved.location!.radiusKm, body.meta.resolved.area!.radiusKm, body.meta.resolved.location!.byPlatform]).toEqual([2, 2, []]);
+    }
+    // A radius around another point: the platform's own circle around the city is still what it searched.
+    const elsewhere = (await search('location=38.75,-9.10&radiusKm=2&platforms=airbnb&limit=3')) as WithArea;
+    expect([elsewhere.meta.resolved.location!.radiusKm, elsewhere.meta.resolved.area!.radiusKm]).toEqual([15, 2]);
+  });
+
   it('names the property price-compare matched, and is the same over MCP and tRPC', async () => {
     const body = (await (await app.get(`/v1/price-compare?name=${SANDBOX_HOTEL_QUERY}&location=Lisbon&checkIn=2031-05-01&checkOut=2031-05-03`, key)).json()) as Body;
     expect(body.meta.resolved!.property).toMatchObject({ name: SANDBOX_HOTEL, googleHotelId: expect.stringMatching(/^ChkI/) });

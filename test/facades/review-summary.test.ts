@@ -51,6 +51,25 @@ describe('reviews summary=true', () => {
     expect([s.basis, s.histogram, s.categories!.length]).toEqual(['platform', null, 6]);
   });
 
+  it('says when the platform counts more reviews than paging reads: the summary\'s total beside the pages\' (issue 34)', async () => {
+    const own = (await app.newKey('sandbox')).key;
+    const items = (await ok('/v1/search?location=Lisbon&platforms=airbnb&limit=70', own)).data as unknown as { platformListingId: string; reviewCount: number | null }[];
+    const many = items.find((p) => (p.reviewCount ?? 0) > 200)!;
+    const few = items.find((p) => (p.reviewCount ?? 0) > 30 && p.reviewCount! <= 100)!;
+    const path = `/v1/reviews?platform=airbnb&listingId=${many.platformListingId}&summary=true&limit=100`;
+    const first = await ok(path, own);
+    const next = (first.meta as unknown as { pagination: { nextCursor: string } }).pagination.nextCursor;
+    const second = await ok(`${path}&cursor=${encodeURIComponent(next)}`, own);
+    const read = first.data.length + second.data.length;
+    expect([first.meta.reviewSummary!.count, read]).toEqual([many.reviewCount, 150]);
+    for (const body of [first, second]) {
+      expect(body.meta.warnings.filter((w) => w.code === 'reviews_truncated').map((w) => w.message)).toEqual([
+        `airbnb counts ${many.reviewCount} reviews for this listing but serves only its newest 150: paging reads 150, while reviewSummary with basis platform (and the listing's reviewCount) counts and averages all ${many.reviewCount}.`,
+      ]);
+    }
+    expect((await ok(`/v1/reviews?platform=airbnb&listingId=${few.platformListingId}&summary=true&limit=100`, own)).meta.warnings.map((w) => w.code)).not.toContain('reviews_truncated');
+  });
+
   it('booking is computed over the reviews read, with the figures per trip type (basis sample)', async () => {
     const body = await ok(`/v1/reviews?platform=booking&listingId=${await listingOf('booking')}&summary=true&limit=50`);
     const s = body.meta.reviewSummary!;

@@ -96,18 +96,31 @@ const item = (id: string, lat: number | null, lng: number | null) =>
   ({ id, platformListingId: id, location: { lat, lng, city: null, region: null, country: null } }) as Property;
 
 describe('a leg\'s geography', () => {
-  it('measures each item from the centre, leaves those without coordinates null with one warning, and sorts them last', () => {
+  it('measures each item from the centre, leaves those without coordinates null, out of the area with one warning, and sorts them last', () => {
     const geo = new LegGeo('airbnb', searchAreaOf('38.7223,-9.1393', 2, null));
     const placed = [item('a', 38.7223, -9.1393), item('b', null, null), item('c', 38.73, -9.15)].map((p) => geo.place(p));
     expect(placed.map((p) => p.distanceKm)).toEqual([0, null, 1.26]);
     expect(placed.map((p) => geo.keep(p))).toEqual([true, false, true]);
     expect([...placed].sort(compareForSort('distance_asc')!).map((p) => p.id)).toEqual(['a', 'c', 'b']);
-    expect(geo.warnings().map((w) => w.code)).toEqual(['distance_unavailable', 'filter_applied_after_retrieval']);
+    expect(geo.warnings().map((w) => w.code)).toEqual(['filter_not_supported', 'filter_applied_after_retrieval']);
+    const plain = new LegGeo('airbnb', searchAreaOf('38.7223,-9.1393', null, null));
+    plain.place(item('b', null, null));
+    expect(plain.warnings().map((w) => w.code)).toEqual(['distance_unavailable']);
   });
 
-  it('cannot search a radius around a place it cannot locate, nor any area on a platform without coordinates', () => {
+  it('cannot search a radius around a place it cannot locate; leaves out results without coordinates, saying how many', () => {
     expect(new LegGeo('google', searchAreaOf('Lisbon', 5, null)).unsupported?.code).toBe('filter_not_supported');
-    expect(new LegGeo('booking', searchAreaOf(null, null, parseBbox('38,-10,39,-9') as Box)).unsupported?.message).toContain('no coordinates');
+    const boxed = new LegGeo('booking', searchAreaOf(null, null, parseBbox('38,-10,39,-9') as Box));
+    expect(boxed.unsupported).toBeNull();
+    const kept = [item('a', 38.7, -9.1), item('b', null, null), item('c', 40, -9.1)].map((p) => boxed.place(p)).filter((p) => boxed.keep(p));
+    expect(kept.map((p) => p.id)).toEqual(['a']);
+    expect(boxed.warnings().map((w) => [w.code, w.message])).toEqual([
+      ['filter_not_supported', 'booking: 1 of 3 search results carry no coordinates, so bbox cannot be applied to them; they were left out.'],
+      ['filter_applied_after_retrieval', expect.stringContaining('bbox applied after retrieval')],
+    ]);
+    const blind = new LegGeo('booking', searchAreaOf('38.7,-9.1', 5, null));
+    blind.place(item('x', null, null));
+    expect(blind.warnings().map((w) => w.message)).toEqual(['booking: search results carry no coordinates, so radiusKm cannot be applied; booking returned no properties for it.']);
     const noCentre = new LegGeo('google', searchAreaOf('Lisbon', null, null));
     expect([noCentre.unsupported, noCentre.place(item('x', 38.7, -9.1)).distanceKm]).toEqual([null, null]);
     expect(noCentre.warnings()[0]!.message).toContain('does not state the coordinates');

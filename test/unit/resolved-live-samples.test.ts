@@ -68,8 +68,21 @@ describe.skipIf(!SAMPLES)('recorded search answers', () => {
     expect(plain.items.every((p) => p.distanceKm === null)).toBe(true);
     expect(plain.warnings.find((w) => w.code === 'distance_unavailable')!.message).toMatch(/no coordinates/);
     const boxed = await bookingSearch(fetch, leg(query('35.9,14.5', searchAreaOf('35.9,14.5', 10, null))), { pageSize: 50, maxScan: 50 });
-    expect([boxed.items, boxed.warnings.map((w) => w.code)]).toEqual([[], ['filter_not_supported']]);
+    // Read and tested by the same coordinates as distanceKm: none has any, so none is kept, said once.
+    expect(boxed.items).toEqual([]);
+    expect(boxed.warnings.filter((w) => w.code.startsWith('filter_') || w.code === 'distance_unavailable').map((w) => w.message)).toEqual(['booking: search results carry no coordinates, so radiusKm cannot be applied; booking returned no properties for it.']);
     expect(plain.place).toBeUndefined();
+  });
+
+  it('booking (the same answer, three results given coordinates): a radius keeps those inside by them and counts the rest left out', async () => {
+    type Result = { basicPropertyData: { location: Record<string, unknown> } };
+    const results = (load('booking/graphql-searchresults-results-array-malta-usd.json') as Result[]).map((r, i) =>
+      i < 3 ? { ...r, basicPropertyData: { ...r.basicPropertyData, location: { ...r.basicPropertyData.location, latitude: 35.9 + i * 0.05, longitude: 14.5 } } } : r);
+    const fetch = async () => ({ data: { searchQueries: { search: { pagination: { nbResultsTotal: results.length }, results } } } });
+    const near = await bookingSearch(fetch, leg(query('35.9,14.5', searchAreaOf('35.9,14.5', 6, null))), { pageSize: 50, maxScan: 50 });
+    expect(near.items.map((p) => p.distanceKm)).toEqual([0, 5.56]);
+    const left = near.warnings.find((w) => w.code === 'filter_not_supported')!.message;
+    expect(left).toBe(`booking: ${results.length - 3} of ${results.length} search results carry no coordinates, so radiusKm cannot be applied to them; they were left out.`);
   });
 
   it('a live search over these answers states the area but no place, and no ambiguous_location', async () => {

@@ -3,7 +3,7 @@ import type { Property } from '../model/property.js';
 import type { Platform } from '../platforms.js';
 import type { SearchArea } from './area.js';
 import type { LatLng } from './great-circle.js';
-import { areaAppliedWarning, areaFilter, areaUnsupported, distanceOf } from './place-items.js';
+import { areaAppliedWarning, areaFilter, areaUncheckable, areaUnsupported, distanceOf } from './place-items.js';
 
 /**
  * One search leg's geography, for any adapter (live or sandbox): which centre it measures from,
@@ -44,16 +44,22 @@ export class LegGeo {
     return this.test === null || this.test(item);
   }
 
-  /** What the leg says once: distances it could not give, the area applied after retrieval. */
+  /**
+   * What the leg says once: distances it could not give, results left out of the area for want of
+   * coordinates (they are not in the answer, so no null distance to explain), the area applied
+   * after retrieval (unless no result could be tested).
+   */
   warnings(): Warning[] {
     const p = this.platform;
     const out: Warning[] = [];
     if (this.seen > 0 && !this.centre) {
       out.push({ code: 'distance_unavailable', message: `${p}: distanceKm is null: the answer does not state the coordinates of the place it searched; send location as "lat,lng" or a bbox to measure from a point.`, platform: p });
+    } else if (this.unplaced > 0 && this.filterName) {
+      out.push(areaUncheckable(p, this.filterName, this.unplaced, this.seen));
     } else if (this.unplaced > 0) {
       out.push({ code: 'distance_unavailable', message: `${p}: distanceKm is null for ${this.unplaced} of ${this.seen} items: the platform gives them no coordinates.`, platform: p });
     }
-    const applied = areaAppliedWarning(p, this.area);
+    const applied = this.seen > 0 && this.unplaced === this.seen ? null : areaAppliedWarning(p, this.area);
     if (applied) out.push(applied);
     return out;
   }

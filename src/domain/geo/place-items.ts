@@ -32,19 +32,25 @@ export function areaFilter(area: SearchArea, centre: LatLng | null): { name: 'ra
 /**
  * Why this platform's leg cannot honour the area at all, as the warning its empty leg carries
  * (the rule of the amenities filter on Booking.com: nothing rather than unfiltered results), or
- * null when it can. A radius needs a centre; a platform whose results have no coordinates can
- * apply neither a radius nor a box.
+ * null when it can: a radius needs a centre.
  */
 export function areaUnsupported(platform: Platform, area: SearchArea, centre: LatLng | null): Warning | null {
-  if (!area.box && area.radiusKm === null) return null;
-  const param = area.box ? 'bbox' : 'radiusKm';
-  if (GEO_FILTERING[platform] === 'unsupported') {
-    return { code: 'filter_not_supported', message: `${platform}: search results carry no coordinates, so ${param} cannot be applied; ${platform} returned no properties for it.`, platform };
-  }
+  if (area.box || area.radiusKm === null) return null;
   if (!centre) {
     return { code: 'filter_not_supported', message: `${platform}: radiusKm around a place name needs the place's coordinates, which ${platform}'s answer does not state; send location as "lat,lng" to search a radius. ${platform} returned no properties for it.`, platform };
   }
   return null;
+}
+
+/**
+ * The warning a leg gives when results without coordinates were left out of the area: all of
+ * them (nothing could be tested) or some, counted.
+ */
+export function areaUncheckable(platform: Platform, param: 'radiusKm' | 'bbox', unplaced: number, seen: number): Warning {
+  const message = unplaced === seen
+    ? `${platform}: search results carry no coordinates, so ${param} cannot be applied; ${platform} returned no properties for it.`
+    : `${platform}: ${unplaced} of ${seen} search results carry no coordinates, so ${param} cannot be applied to them; they were left out.`;
+  return { code: 'filter_not_supported', message, platform };
 }
 
 /** The warning a leg gives when it applied the area itself, after retrieval (said per platform, from GEO_FILTERING). */

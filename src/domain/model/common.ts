@@ -59,7 +59,7 @@ export const ResolvedPlace = z
     countryCode: z.string().describe('ISO 3166-1 alpha-2.'),
     lat: z.number(),
     lng: z.number(),
-    radiusKm: z.number().nullable().describe('The radius searched around lat,lng, when the platform searches a circle.'),
+    radiusKm: z.number().nullable().describe('The radius searched around lat,lng, when the platform searches a circle; with a search radiusKm around this same point, the smaller of the two (the circle the items were kept in, as meta.resolved.area.radiusKm).'),
   })
   .meta({ id: 'ResolvedPlace' });
 export type ResolvedPlace = z.infer<typeof ResolvedPlace>;

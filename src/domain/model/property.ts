@@ -116,3 +116,11 @@ export const Property = z
   })
   .meta({ id: 'Property' });
 export type Property = z.infer<typeof Property>;
+
+/**
+ * The fields each operation's items can carry, for `fields=` (issue 34): a search item never has
+ * the listing's nearby or reviewSummary, a listing never has search's distanceKm or alsoOn, so
+ * neither list offers a path its items lack.
+ */
+export const SearchItemFields = Property.omit({ nearby: true, reviewSummary: true });
+export const ListingFields = Property.omit({ distanceKm: true, alsoOn: true });

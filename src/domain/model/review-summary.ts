@@ -19,7 +19,7 @@ export type ReviewMention = z.infer<typeof ReviewMention>;
  */
 export const ReviewSummary = z
   .object({
-    count: z.number().int().min(0).describe('Reviews summarised: the platform\'s total (basis platform) or the reviews read (basis sample).'),
+    count: z.number().int().min(0).describe('Reviews summarised: the platform\'s total (basis platform) or the reviews read (basis sample). A platform may count more than it serves (its newest only): paging then reads fewer than a basis-platform count, and a reviews_truncated warning states how many it reads.'),
     average: z.number().nullable().describe('Mean rating on ratingScale, as stated or computed (2 decimals); null when no review has a rating.'),
     ratingScale: z.union([z.literal(5), z.literal(10)]),
     histogram: z

@@ -5,6 +5,7 @@ import type { Property, StayPrice } from '../model/property.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
 import type { Adapted, Occupancy } from '../ports/platform.js';
+import { unknownTermsOf } from '../rates/warnings.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface ListingParams {
@@ -61,6 +62,8 @@ export async function getListing(env: OperationEnv, params: ListingParams): Prom
   if (quote?.value) {
     price = stayPriceOf(quote.value.value);
     warnings.push(...quote.value.warnings);
+    const unknownTerms = unknownTermsOf(platform, quote.value.value.offers, warnings);
+    if (unknownTerms) warnings.push(unknownTerms);
   } else if (quote) {
     warnings.push(...quote.warnings, { code: 'price_unavailable', message: `No price could be had for these dates from ${platform}.`, platform });
   }

@@ -5,6 +5,7 @@ import type { PriceCompare } from '../model/price.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
 import { ServiceError } from '../errors.js';
 import type { Adapted, OfferSet, Occupancy } from '../ports/platform.js';
+import { unknownTermsOf } from '../rates/warnings.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, noResults, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceCompareParams {
@@ -64,6 +65,8 @@ export async function comparePrices(env: OperationEnv, params: PriceCompareParam
     warnings.push({ code: 'offers_dropped_currency', message: `${offers.length - comparable.length} offers were not in ${params.currency} and were left out.`, platform: 'google' });
   }
   if (comparable.length === 0) warnings.push(noResults('offers'));
+  const unknownTerms = unknownTermsOf('google', comparable, warnings);
+  if (unknownTerms) warnings.push(unknownTerms);
   // Totals of different bases are different numbers: min and median are over the most common
   // basis only, and the other offers are listed apart (issue 13).
   const basis = mostCommonBasis(comparable);

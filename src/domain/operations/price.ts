@@ -3,6 +3,7 @@ import type { Price } from '../model/price.js';
 import type { Platform } from '../platforms.js';
 import { assertListingIds } from '../listing-ids/id-shapes.js';
 import type { Adapted, Occupancy } from '../ports/platform.js';
+import { unknownTermsOf } from '../rates/warnings.js';
 import { adapterFor, assertNotInPast, assertSomeLegSucceeded, listingNotFound, report, slot, type OperationEnv, type OperationResult } from './shared.js';
 
 export interface PriceParams {
@@ -35,13 +36,16 @@ export async function getPrice(env: OperationEnv, params: PriceParams): Promise<
   );
   assertSomeLegSucceeded([leg]);
   if (!leg.value) throw listingNotFound(platform, params.listingId);
+  const warnings = [...leg.warnings, ...leg.value.warnings];
+  const unknownTerms = unknownTermsOf(platform, leg.value.value.offers, warnings);
+  if (unknownTerms) warnings.push(unknownTerms);
 
   return {
     operation: 'price',
     data: leg.value.value,
     platforms: [platform],
     legs: [report(leg)],
-    warnings: [...leg.warnings, ...leg.value.warnings],
+    warnings,
     pagination: null,
     currency: params.currency,
   };

@@ -15,7 +15,7 @@ const samePlace = (a: ResolvedPlace, b: ResolvedPlace) =>
  * "lat,lng". Nothing is said when no platform reported its place.
  */
 export function resolveLocation(query: string, legs: PlacedLeg[], area?: SearchArea): { resolved: Resolved | null; warnings: Warning[] } {
-  const placed = legs.filter((l): l is PlacedLeg & { place: ResolvedPlace } => l.place !== undefined);
+  const placed = legs.filter((l): l is PlacedLeg & { place: ResolvedPlace } => l.place !== undefined).map((l) => ({ ...l, place: withinArea(l.place, area) }));
   const first = placed[0];
   const searched = area ? areaOf(area, first?.place) : null;
   if (!first) return { resolved: searched ? { area: searched } : null, warnings: [] };
@@ -31,6 +31,19 @@ export function resolveLocation(query: string, legs: PlacedLeg[], area?: SearchA
   }
   // Keys in the schema's order: a page's meta built so is sent as built once validated (router/page-output.ts).
   return { resolved: { location: { ...first.place, query, alternatives, byPlatform }, ...(searched ? { area: searched } : {}) }, warnings };
+}
+
+/**
+ * Issue 34: the place as the answer covers it. A radiusKm around the place itself (a place name's
+ * radius is measured from where the platform located it) narrows the circle the platform
+ * searched to the one its items were kept in, so location.radiusKm and area.radiusKm agree.
+ * A radius around another point, or a box, leaves the platform's own circle as stated.
+ */
+function withinArea(place: ResolvedPlace, area: SearchArea | undefined): ResolvedPlace {
+  if (!area || area.radiusKm === null) return place;
+  const sameCentre = area.centre === null || (area.centre.lat === place.lat && area.centre.lng === place.lng);
+  if (!sameCentre) return place;
+  return { ...place, radiusKm: place.radiusKm === null ? area.radiusKm : Math.min(place.radiusKm, area.radiusKm) };
 }
 
 /**

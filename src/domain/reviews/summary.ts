@@ -80,6 +80,21 @@ export function summarizeReviews(platform: Platform, scale: 5 | 10, reviews: Rev
   };
 }
 
+/**
+ * Issue 34: the platform counts more reviews than its pages serve (it pages through its newest
+ * only), so a client reading every page holds fewer than the stated total, and a summary of basis
+ * platform (count, average) covers reviews the pages do not: said on every reviews call, with both
+ * numbers. Null when paging reads them all.
+ */
+export function reviewsBeyondPaging(platform: Platform, stated: number | null, readable: number): Warning | null {
+  if (stated === null || stated <= readable) return null;
+  return {
+    code: 'reviews_truncated',
+    message: `${platform} counts ${stated} reviews for this listing but serves only its newest ${readable}: paging reads ${readable}, while reviewSummary with basis platform (and the listing's reviewCount) counts and averages all ${stated}.`,
+    platform,
+  };
+}
+
 /** Issue 25 item 4: `q=` matches a review whose title, text, liked or disliked contains it, case-insensitively. */
 export function matchesKeyword(review: Review, q: string | null): boolean {
   if (q === null) return true;

@@ -14,7 +14,7 @@ const DESCRIPTION =
   `Fans out to each platform, merges into one cursor-paginated list. ${COST_PLACEHOLDER} May answer 202 with a job for slow live scrapes. ` +
   'Where: location (a place or "lat,lng"), with radiusKm for a circle, or bbox for a box; every item carries distanceKm from the centre searched ' +
   '(null with a distance_unavailable warning when unknown), sort=distance_asc orders by it, and meta.resolved.area states the radius or box. ' +
-  'Platforms filter the area after retrieval (airbnb, vrbo, google) or cannot (booking: its results have no coordinates; no booking items, with a filter_not_supported warning).';
+  'Every platform filters the area after retrieval by the coordinates distanceKm is measured from; a result without coordinates is left out, with a filter_not_supported warning counting them.';
 
 async function run({ ctx, input }: { ctx: Authed; input: SearchInput }) {
   return settle(ctx, await searchStays(operationEnv(ctx), searchParamsOf(input)));

@@ -59,17 +59,20 @@ export const DryRun = qBool()
 
 /**
  * Issue 16: item fields by dotted path. Unknown paths are a 400 naming them, checked against the
- * item schema itself, before any upstream work.
+ * item schema itself, before any upstream work. `example` is a list of the operation's own paths
+ * (issue 34: one operation's example was another's, and refused); a test sends each as written.
  */
-export function FieldsParam(item: z.ZodType) {
+export function FieldsParam(item: z.ZodType, example: string) {
   const known = itemPaths(item);
+  const bad = unknownPaths(known, example.split(','));
+  if (bad.length > 0) throw new Error(`fields example names paths its items lack: ${bad.join(', ')}`);
   return csv(z.string().trim().min(1).max(100), 1)
     .superRefine((list, ctx) => {
       const bad = unknownPaths(known, list);
       if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `unknown field path${bad.length > 1 ? 's' : ''} ${bad.map((b) => `"${b}"`).join(', ')}; known paths: ${known.join(', ')}` });
     })
     .optional()
-    .describe('Only these item fields, by dotted path (id,name,price.totalPrice,guestRating); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them.');
+    .describe(`Only these item fields, by dotted path (${example}); an array in JSON bodies, tRPC and MCP. Items then carry only these fields. Unknown paths are a 400 naming them.`);
 }
 
 /** Issue 16: the compact view, for models that pay per token (see compact.ts for what it drops). */

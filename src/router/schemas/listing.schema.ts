@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Property } from '../../domain/model/property.js';
+import { ListingFields, Property } from '../../domain/model/property.js';
 import { envelope } from '../../domain/model/common.js';
 import { OccupancyFields, Currency, DateParam, ListingIdParam, PlatformParam, MaxCredits, DryRun, FieldsParam, View, MAX_STAY_NIGHTS, LISTING_ID_FORMS } from './common-input.js';
 import { checkChildren, checkStay } from './rules.js';
@@ -14,7 +14,7 @@ export const ListingInput = z
     currency: Currency.default('USD'),
     maxCredits: MaxCredits,
     dryRun: DryRun,
-    fields: FieldsParam(Property),
+    fields: FieldsParam(ListingFields, 'id,name,price.totalPrice,reviewSummary.average,nearby.name'),
     view: View,
   })
   .superRefine((v, ctx) => {

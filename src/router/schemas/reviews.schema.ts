@@ -24,7 +24,7 @@ export const ReviewsInput = z
     sort: z.enum(REVIEW_SORTS).default('recent').describe('recent (newest first), rating_desc or rating_asc.'),
     maxCredits: MaxCredits,
     dryRun: DryRun,
-    fields: FieldsParam(Review),
+    fields: FieldsParam(Review, 'reviewId,rating,text,date'),
   })
   .superRefine((v, ctx) => checkExactlyOne(ctx, v, ['listingId', 'url']));
 export type ReviewsInput = z.infer<typeof ReviewsInput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_SORTS } from '../../domain/operations/merge.js';
-import { Property, PropertyType, Amenity } from '../../domain/model/property.js';
+import { Property, PropertyType, Amenity, SearchItemFields } from '../../domain/model/property.js';
 import { BOARDS } from '../../domain/model/rates.js';
 import { envelope } from '../../domain/model/common.js';
 import { Platform } from '../../domain/model/common.js';
@@ -57,7 +57,7 @@ export const SearchFields = z.object({
   dedupe: qBool().default(true).describe('false: list the same home once per platform. true (default): items judged the same property (within 50 m, similar name, same bedrooms and guests) are folded into the one the sort puts first, the others listed in its alsoOn; meta.deduplicated counts them. Within a page.'),
   maxCredits: MaxCredits,
   dryRun: DryRun,
-  fields: FieldsParam(Property),
+  fields: FieldsParam(SearchItemFields, 'id,name,price.totalPrice,guestRating,distanceKm'),
   view: View,
 });
 

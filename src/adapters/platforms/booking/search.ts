@@ -44,7 +44,8 @@ function postFilter(q: SearchQuery, terms: Map<string, boolean | null>): { names
  * One search leg. Without filters or a sort, the platform's own order and paging are used (the
  * leg's offset is Booking.com's offset). Otherwise the first `maxScan` results are read, filtered
  * and sorted here, and sliced at the offset; warnings say so, and say when the scan stopped
- * short of the platform's total. Amenity filters cannot be applied (search results list no
+ * short of the platform's total. A radius or box is one of those filters, on the results'
+ * coordinates (LegGeo says how many had none). Amenity filters cannot be applied (search results list no
  * facilities): the leg then returns nothing, with a warning, rather than unfiltered results.
  */
 export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: SearchLimits): Promise<SearchLegResult> {
@@ -75,7 +76,8 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
 
   const filter = postFilter(q, terms);
   const compare = compareForSort(q.sort);
-  if (!filter && !compare) {
+  // An area is applied here, by the coordinates distanceKm is measured from, so it scans too.
+  if (!filter && !compare && !geo.filterName) {
     const rows = Math.min(req.count, 100);
     const p = await page(req.offset, rows);
     if (p.total !== null && req.offset >= p.total) return { items: [], hasMore: false, warnings: w.list };
@@ -109,6 +111,7 @@ export async function searchLeg(fetch: Fetch, req: SearchLegRequest, limits: Sea
 
   const seen = new Set<string>();
   let items = pages.flatMap((p) => p.items).filter((p) => !seen.has(p.platformListingId) && seen.add(p.platformListingId));
+  items = items.filter((p) => geo.keep(p));
   if (filter) {
     items = items.filter(filter.keep);
     if (items.some((p) => terms.get(p.platformListingId) === null)) w.list.push(offerTermsUnknown('booking', termsFilterNames(q)));

@@ -16,7 +16,7 @@ import { contextUnavailable, nightlyPriceUnavailable } from '../../../domain/rat
 import { sandboxNearby } from './nearby.js';
 import { cityHotels, resolveHotelName, sandboxAddress, type ResolvedHotel } from './hotel-names.js';
 import { sandboxListingSummary, sandboxStatedSummary } from './review-summary.js';
-import { listingReviewSummary, matchesKeyword } from '../../../domain/reviews/summary.js';
+import { listingReviewSummary, matchesKeyword, reviewsBeyondPaging } from '../../../domain/reviews/summary.js';
 
 /**
  * Magic values that make the sandbox walk every path a client must handle (design.md section 3).
@@ -148,7 +148,8 @@ function createAdapter(platform: SandboxPlatform, listingAt: (p: SandboxPlatform
         const dir = req.sort === 'rating_desc' ? -1 : 1;
         all = all.map((r, i) => ({ r, i })).sort((a, b) => dir * ((a.r.rating ?? 0) - (b.r.rating ?? 0)) || a.i - b.i).map((x) => x.r);
       }
-      return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: [], ...(stated ? { stated } : {}) };
+      const truncated = reviewsBeyondPaging(platform, property.reviewCount, MAX_SANDBOX_REVIEWS);
+      return { reviews: all.slice(req.offset, req.offset + req.count), hasMore: req.offset + req.count < all.length, warnings: truncated ? [truncated] : [], ...(stated ? { stated } : {}) };
     },
     async priceCompare(req, signal) {
       const key = req.googleHotelId ?? req.name ?? '';

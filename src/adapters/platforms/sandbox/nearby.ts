@@ -4,23 +4,23 @@ import type { City } from './gazetteer.js';
 import { rng } from './random.js';
 import type { SandboxPlatform } from './ids.js';
 
-const KINDS = ['Point of interest', 'Train station', 'Restaurant', 'Airport'] as const;
 
 /**
  * Issue 25 item 1: the places a sandbox listing names nearby, as live google does (its property
- * details' nearby_places): a few of the city's neighbourhoods and an airport, measured from the
- * listing's pin, with walking or transit times. The other platforms' listings name none live,
+ * details' nearby_places): a few of the city's neighbourhoods (Google's "Point of interest": a
+ * neighbourhood is no restaurant or station) and the city's airport where it really is, measured
+ * from the listing's pin, with walking or transit times. The other platforms' listings name none live,
  * so the sandbox gives null for them (the listing then carries the field_unavailable warning).
  */
 export function sandboxNearby(platform: SandboxPlatform, property: Property, city: City): NearbyPlace[] | null {
   if (platform !== 'google' || property.location.lat === null || property.location.lng === null) return null;
   const origin = { lat: property.location.lat, lng: property.location.lng };
   const r = rng(`nearby:${property.id}`);
-  const places = city.neighbourhoods.slice(0, 3).map((name, i) => {
+  const places = city.neighbourhoods.slice(0, 3).map((name) => {
     const at = { lat: city.lat + r.float(-0.03, 0.03, 5), lng: city.lng + r.float(-0.03, 0.03, 5) };
-    return { name, kind: KINDS[i % 3]!, at };
+    return { name, kind: 'Point of interest', at };
   });
-  places.push({ name: `${city.name} Airport`, kind: 'Airport', at: { lat: city.lat + 0.12, lng: city.lng + 0.15 } });
+  places.push({ name: city.airport.name, kind: 'Airport', at: { lat: city.airport.lat, lng: city.airport.lng } });
   return places
     .map(({ name, kind, at }): NearbyPlace => {
       const distanceKm = roundKm(greatCircleKm(origin, at));

@@ -2,7 +2,7 @@ import type { Amenity, Property, PropertyType } from '../../../domain/model/prop
 import { RATING_SCALE, compositeId } from '../../../domain/platforms.js';
 import { CITIES } from './gazetteer.js';
 import { listingId, type Placement, type SandboxPlatform } from './ids.js';
-import { rng, type Rng } from './random.js';
+import { hash32, rng, type Rng } from './random.js';
 
 /** A sandbox listing plus the hidden figures its prices and calendars derive from. */
 export interface SandboxListing {
@@ -33,10 +33,19 @@ const HOTEL_NAMES = ['Aurora', 'Bellavista', 'Central', 'Harbour', 'Lumen', 'Mar
 const HOME_ADJ = ['Sunny', 'Quiet', 'Bright', 'Charming', 'Modern', 'Cosy', 'Spacious', 'Elegant', 'Rustic', 'Airy'];
 const HOSTS = ['Ana', 'Bruno', 'Carla', 'David', 'Elena', 'Farid', 'Greta', 'Hiro', 'Inês', 'Jonas', 'Kemi', 'Luca', 'Maya', 'Nikos', 'Olga', 'Pedro'];
 
-function nameFor(r: Rng, type: PropertyType, hood: string, bedrooms: number): string {
+/**
+ * What an `other` listing is called: the kinds the platforms' own types map to `other` (Booking's
+ * guest house, B&B and homestay; Vrbo's guest house and B&B), never the word "other" itself.
+ */
+const OTHER_KINDS = ['guest house', 'bed and breakfast', 'homestay', 'guest suite'];
+
+/** `seed` picks an `other` listing's kind apart from `r`, so the listing's other draws stay as they were. */
+function nameFor(r: Rng, type: PropertyType, hood: string, bedrooms: number, seed: string): string {
   if (type === 'hotel') return `${r.pick(HOTEL_NAMES)} ${r.pick(HOTEL_WORDS)} ${hood}`;
+  const adjective = r.pick(HOME_ADJ);
+  if (type === 'other') return `${adjective} ${OTHER_KINDS[hash32(`kind:${seed}`) % OTHER_KINDS.length]} in ${hood}`;
   const size = bedrooms === 0 ? 'studio' : `${bedrooms}-bedroom ${type}`;
-  return `${r.pick(HOME_ADJ)} ${size} in ${hood}`;
+  return `${adjective} ${size} in ${hood}`;
 }
 
 function amenitiesFor(r: Rng, type: PropertyType): Amenity[] {
@@ -80,7 +89,7 @@ export function sandboxListing(platform: SandboxPlatform, id: string, at: Placem
   const [minBed, maxBed] = BEDROOMS[type];
   const bedrooms = r.int(minBed, maxBed);
   const hood = r.pick(city.neighbourhoods);
-  const name = nameFor(r, type, hood, bedrooms);
+  const name = nameFor(r, type, hood, bedrooms, `${platform}:${id}`);
   const reviewCount = r.chance(0.06) ? 0 : r.int(3, 2400);
   const imageCount = r.int(5, 12);
   const isHotel = type === 'hotel';
@@ -107,11 +116,16 @@ export function sandboxListing(platform: SandboxPlatform, id: string, at: Placem
     bathrooms: isHotel ? 1 : Math.max(1, Math.round(bedrooms * r.float(0.5, 1, 1))),
     amenities: amenitiesFor(r, type),
     images: Array.from({ length: imageCount }, (_, i) => `https://images.sandbox.example.com/${platform}/${encodeURIComponent(id)}/${i + 1}.jpg`),
-    host: hostFor(r, platform, name),
+    host: hostFor(r, platform, name, type),
     price: null,
   };
   const twin = sandboxTwinOf(platform, at.serial);
-  if (twin) sameHomeAs(property, sandboxListing(twin, listingId(twin, at.city, at.serial), at).property, r);
+  if (twin) {
+    sameHomeAs(property, sandboxListing(twin, listingId(twin, at.city, at.serial), at).property, r);
+    // The home's own kind throughout: its URL, host and amenities, not those of the hotel it replaced.
+    const home = rng(`${platform}:${city.name}:${at.serial}:home`);
+    Object.assign(property, { url: urlFor(platform, id, city.country, property.name), host: hostFor(home, platform, property.name, property.propertyType), amenities: amenitiesFor(home, property.propertyType) });
+  }
   const baseRate = Math.round(city.baseRate * TYPE_RATE[property.propertyType] * r.float(0.7, 1.5, 2) * (isHotel ? 0.6 + 0.15 * (property.starRating ?? 3) : 1));
   return { property, baseRate, rank: r.next() };
 }
@@ -127,11 +141,15 @@ function sameHomeAs(property: Property, home: Property, r: Rng): void {
   };
 }
 
-function hostFor(r: Rng, platform: SandboxPlatform, name: string): Property['host'] {
+/**
+ * A hotel on Booking.com is its own host; a home there is hosted by a person, as on the rental
+ * platforms (picked by the name's hash, so the listing's draws from `r` stay as they were).
+ */
+function hostFor(r: Rng, platform: SandboxPlatform, name: string, type: PropertyType): Property['host'] {
   switch (platform) {
     case 'airbnb': return { name: r.pick(HOSTS), isSuperhost: r.chance(0.35) };
     case 'vrbo': return { name: r.pick(HOSTS), isSuperhost: null };
-    case 'booking': return { name, isSuperhost: null };
+    case 'booking': return { name: type === 'hotel' ? name : HOSTS[hash32(`host:${name}`) % HOSTS.length]!, isSuperhost: null };
     case 'google': return null;
   }
 }

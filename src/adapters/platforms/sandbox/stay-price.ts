@@ -36,24 +36,41 @@ export function sandboxBasis(platform: SandboxPlatform, listingId: string): Pric
   return 'all_in';
 }
 
+const occupancyFactor = (stay: Stay) => 1 + 0.08 * Math.max(0, stay.occupancy.adults + stay.occupancy.children - 2);
+
 /** The accommodation subtotal of a stay in USD, before any fee: the sum of its nights' rates. */
 export function subtotalUsd(listing: SandboxListing, stay: Stay): number {
   const nights = daysBetween(stay.checkIn, stay.checkOut);
-  const guests = stay.occupancy.adults + stay.occupancy.children;
-  const occupancyFactor = 1 + 0.08 * Math.max(0, guests - 2);
   let sum = 0;
-  for (let i = 0; i < nights; i++) sum += nightRate(listing.baseRate * occupancyFactor, addDays(stay.checkIn, i));
+  for (let i = 0; i < nights; i++) sum += nightRate(listing.baseRate * occupancyFactor(stay), addDays(stay.checkIn, i));
   return sum;
+}
+
+/**
+ * One night in `currency`, rounded to its minor unit: the figure the calendar states (two guests,
+ * the base plan) and the one a stay's subtotal adds up, night by night (issue 34: one rounding
+ * rule, so a calendar's cheapest stay and /price for it agree to the cent).
+ */
+function nightInCurrency(listing: SandboxListing, date: string, currency: string, guests = 1, plan = 1): number {
+  return roundToMinor(nightRate(listing.baseRate * guests, date) * plan * (USD_RATES[currency] ?? 1), currency);
 }
 
 /** A night's rate in `currency`, as the sandbox calendar states it (two guests). */
 export function calendarNightRate(listing: SandboxListing, date: string, currency: string): number {
-  return roundToMinor(nightRate(listing.baseRate, date) * (USD_RATES[currency] ?? 1), currency);
+  return nightInCurrency(listing, date, currency);
+}
+
+/** The stay's accommodation subtotal in `currency`: its nights as the calendar rounds them, summed. */
+function subtotalIn(listing: SandboxListing, stay: Stay, currency: string, plan: number): number {
+  const nights = daysBetween(stay.checkIn, stay.checkOut);
+  let sum = 0;
+  for (let i = 0; i < nights; i++) sum += nightInCurrency(listing, addDays(stay.checkIn, i), currency, occupancyFactor(stay), plan);
+  return roundToMinor(sum, currency);
 }
 
 /**
  * The price of a stay on the listing's basis, each part rounded to the currency's minor unit and
- * summed exactly. Before taxes and unknown: taxes are not stated (null) and not in the total.
+ * summed exactly (the subtotal night by night, as the calendar states them). Before taxes and unknown: taxes are not stated (null) and not in the total.
  * `rateFactor` prices another rate plan of the same stay (sandbox rates.ts).
  */
 export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string, rateFactor = 1): StayPrice {
@@ -61,7 +78,7 @@ export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, st
   const rate = USD_RATES[currency] ?? 1;
   const baseUsd = subtotalUsd(listing, stay);
   const money = (usd: number) => roundToMinor(usd * rate, currency);
-  const subtotal = money(baseUsd * rateFactor);
+  const subtotal = subtotalIn(listing, stay, currency, rateFactor);
   const basis = sandboxBasis(platform, listing.property.platformListingId);
   const items = sandboxFeeItems(platform, listing, { nights, baseUsd, basis, money, currency });
   const fees = feesFromItems(items, currency);
