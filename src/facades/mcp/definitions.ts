@@ -45,7 +45,8 @@ export const INSTRUCTIONS =
   'Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded); dryRun: true answers what the call would cost instead, free. ' +
   'fields selects item fields by dotted path; view "compact" drops null and empty fields, extra images and fee breakdowns (far fewer tokens). ' +
   'A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free. ' +
-  'Send a progressToken to get a progress notification per platform as it finishes and the result itself instead of the handle (waiting a bounded time).';
+  'Send a progressToken to get a progress notification per platform as it finishes and the result itself instead of the handle (waiting a bounded time). ' +
+  'No text parameter takes control characters (U+0000-U+001F, U+007F): such a call is a tool error naming the field.';
 
 /** Our own icon (no CDN), served at /icon.svg: clients fetch it from the origin they already trust. */
 export function iconsOf(publicUrl: string): Icon[] {

@@ -14,6 +14,7 @@ import { SearchInput, SearchOutput } from '../../router/schemas/search.schema.js
 import { JobInput, JobOutput } from '../../router/schemas/job.schema.js';
 import { jobByReference } from './job-tool-output.js';
 import { withOwnMeta } from './own-meta.js';
+import { withoutRestatedKeywords } from './restated-keywords.js';
 
 /** The seven tools of spec 4.10, one per REST operation, each calling the same procedure. */
 export interface ToolSpec {
@@ -81,7 +82,7 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
     if ('default' in prop && asInput.properties?.[name]) asInput.properties[name] = { ...asInput.properties[name], default: prop.default };
   }
   delete asInput.$schema;
-  return standardKeywords(asInput);
+  return withoutRestatedKeywords(standardKeywords(asInput), 'input');
 }
 
 /**
