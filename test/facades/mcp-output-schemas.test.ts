@@ -124,7 +124,7 @@ describe('every tool answer matches its advertised output schema', () => {
       const reviews = await call('get_reviews', { platform: 'airbnb', listingId: '40000012', summary: true, ...view });
       expect(reviews.structuredContent!.meta.reviewSummary).toBeDefined();
     }
-    const compared = await call('compare_prices', { name: 'Hotel Avenida', location: 'Lisbon', ...STAY });
+    const compared = await call('compare_prices', { name: SANDBOX_HOTEL, location: 'Lisbon', ...STAY });
     expect(compared.structuredContent!.meta.resolved).toHaveProperty('property.name');
   }, 60_000);
 
