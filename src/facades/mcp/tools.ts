@@ -13,7 +13,7 @@ import { ReviewsInput, ReviewsOutput } from '../../router/schemas/reviews.schema
 import { SearchInput, SearchOutput } from '../../router/schemas/search.schema.js';
 import { JobInput, JobOutput } from '../../router/schemas/job.schema.js';
 import { jobByReference } from './job-tool-output.js';
-import { withOwnMeta } from './own-meta.js';
+import { ownItem, withOwnMeta } from './own-meta.js';
 import { withoutRestatedKeywords } from './restated-keywords.js';
 
 /** The seven tools of spec 4.10, one per REST operation, each calling the same procedure. */
@@ -45,11 +45,11 @@ function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
 }
 
 const SPECS: ToolSpec[] = [
-  { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ShapedItem)]),
+  { name: 'search_stays', procedure: 'search', title: 'Search stays', input: SearchInput, output: orJob(SearchOutput, [z.array(ownItem(ShapedItem, 'search'))]),
     description: `Search properties across Airbnb, Booking.com, Vrbo and Google Hotels, merged into one cursor-paginated list (GET /v1/search). Every item has distanceKm from the centre searched; radiusKm (with location) or bbox ("swLat,swLng,neLat,neLng", instead of location) limits the area, sort=distance_asc orders by distance, and meta.resolved.area states the area. ${COST_PLACEHOLDER}` },
   { name: 'check_availability', procedure: 'availability', title: 'Check availability', input: AvailabilityInput, output: orJob(AvailabilityOutput),
     description: `Day-by-day availability of one listing or a batch on one platform, at most 365 days, with each night's price where the platform's calendar states one (dates[].nightlyPrice, in currency); nights=N adds meta.cheapestStays, up to 5 cheapest stays of exactly N nights the calendar allows (GET /v1/availability). ${COST_PLACEHOLDER}` },
-  { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [ShapedItem]),
+  { name: 'get_listing', procedure: 'listing', title: 'Get listing', input: ListingInput, output: orJob(ListingOutput, [ownItem(ShapedItem, 'listing')]),
     description: `Full details of one listing; with checkIn and checkOut a price for the stay is embedded, with its rooms and rates (price.offers: board, refundable until when, pay now or at the property), its fee lines (price.fees.items) and whether it is low, typical or high for the property (price.context); nearby lists the places the platform names near it, with distance and travel times; reviewSummary is the reviews' verdict as the platform states it (count, average, histogram, category scores, and mentions: the topics reviewers talk about, with how many speak well or ill of each) (GET /v1/listing/{platform}/{id}). ${COST_PLACEHOLDER}` },
   { name: 'get_price', procedure: 'price', title: 'Get price', input: PriceInput, output: orJob(PriceOutput),
     description: `Price quote for one listing and stay, with fees line by line (fees.items) and the occupancy echoed; basis says whether totalPrice is all_in, before_taxes or unknown. offers lists the rooms and rates (board, refundable, freeCancellationUntil, payment), cheapest first; context says whether the price is low, typical or high for the property (google), or is null with a warning (GET /v1/price). ${COST_PLACEHOLDER}` },
