@@ -43,7 +43,10 @@ function withoutDescriptions<T>(node: T, names = false): T {
  * Every subschema portable and checking something: `{"type": ["string", "null"]}` becomes
  * `{"anyOf": [{"type": "string"}, {"type": "null"}]}`, each branch keeping the keywords of its
  * type; an `additionalProperties: {}` or `properties: {}` (zod's open object, the default anyway)
- * goes, as the Inspector warns about a schema that checks nothing.
+ * goes, as the Inspector warns about a schema that checks nothing. `additionalProperties: false`
+ * goes too (116 of them, 3 kB of the 60 kB list): every field an answer has is still stated with
+ * its type, and every answer still validates; a schema only no longer refuses a field it does not
+ * state, which tells an agent nothing it needs.
  */
 function portable<T>(node: T, names = false): T {
   if (Array.isArray(node)) return node.map((n) => portable(n)) as T;
@@ -53,6 +56,7 @@ function portable<T>(node: T, names = false): T {
   for (const [k, v] of Object.entries(schema)) {
     if (names) out[k] = portable(v);
     else if ((k === 'additionalProperties' || k === 'properties') && isEmptySchema(v)) continue;
+    else if (k === 'additionalProperties' && v === false) continue;
     else out[k] = DATA_KEYWORDS.includes(k) ? v : portable(v, k === 'properties' || k === '$defs');
   }
   return names ? (out as T) : (oneTypeEach(out) as T);
