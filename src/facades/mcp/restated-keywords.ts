@@ -9,6 +9,7 @@ type Node = Record<string, unknown>;
  * - the `pattern` zod writes beside a `date` or `date-time` format (400 bytes for date-time),
  *   which restates RFC 3339: the format says it;
  * - the safe-integer bounds zod writes on every `.int()`: every integer the service answers is one;
+ * - a `minItems` or `minLength` of 0, which checks nothing;
  * - on inputs, the no-control-characters pattern of every free-text string: the server
  *   instructions state it once, and every face refuses such a string with a 400 (a tool error on
  *   MCP) naming the field, schema or not (router/control-characters.ts).
@@ -28,6 +29,7 @@ export function withoutRestatedKeywords<T>(node: T, side: 'input' | 'output', na
 function restates(schema: Node, keyword: string, side: 'input' | 'output'): boolean {
   const value = schema[keyword];
   if (keyword === 'pattern') return schema.format === 'date' || schema.format === 'date-time' || (side === 'input' && value === NO_CONTROL_CHARACTERS.source);
+  if ((keyword === 'minItems' || keyword === 'minLength') && value === 0) return true;
   if (schema.type !== 'integer') return false;
   return (keyword === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (keyword === 'maximum' && value === Number.MAX_SAFE_INTEGER);
 }

@@ -42,11 +42,11 @@ const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0),
 function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
   const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
   // The output schema states shapes; what each field means is in the OpenAPI document (output-schema.ts).
-  const meaning = `{ data, meta }; what each field means: components.schemas.${z.globalRegistry.get(output)?.id} of GET /v1/openapi.json.`;
+  const meaning = `What each field means: components.schemas.${z.globalRegistry.get(output)?.id} of GET /v1/openapi.json.`;
   if (!shaped.length) return z.object({ data: z.union([shape.data, JobHandle, DryRun]), meta: z.union([shape.meta, Accepted]) }).describe(meaning);
   return z
     .object({ data: z.union([shaped[0]!, JobHandle, DryRun]), meta: ShapedMeta })
-    .describe(`${meaning} Items and meta are whole unless fields= or view=compact cut them down.`);
+    .describe(`${meaning} Whole unless fields= or view=compact cut items and meta down.`);
 }
 
 const SPECS: ToolSpec[] = [
