@@ -1344,9 +1344,9 @@ export interface operations {
                 amenities?: components["schemas"]["Amenity"][];
                 /** @description At least this many bedrooms. */
                 minBedrooms?: number;
-                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                /** @description Only items whose price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis) is at least this, in the requested currency; needs dates. */
                 priceMin?: number;
-                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                /** @description Only items whose price.nightlyPrice is at most this; as priceMin. */
                 priceMax?: number;
                 /** @description Compared on each property's native rating scale. */
                 minGuestRating?: number;
@@ -1679,9 +1679,9 @@ export interface operations {
                     amenities?: components["schemas"]["Amenity"][];
                     /** @description At least this many bedrooms. */
                     minBedrooms?: number;
-                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                    /** @description Only items whose price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis) is at least this, in the requested currency; needs dates. */
                     priceMin?: number;
-                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                    /** @description Only items whose price.nightlyPrice is at most this; as priceMin. */
                     priceMax?: number;
                     /** @description Compared on each property's native rating scale. */
                     minGuestRating?: number;
@@ -2010,10 +2010,17 @@ export interface operations {
                 listingIds?: string[];
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
-                /** @example 2027-02-09 */
+                /**
+                 * @description First day of the calendar, YYYY-MM-DD.
+                 * @example 2027-02-09
+                 */
                 startDate: string;
-                /** @example 2027-03-11 */
+                /**
+                 * @description Day after the last day of the calendar, YYYY-MM-DD (exclusive, like a check-out): after startDate.
+                 * @example 2027-03-11
+                 */
                 endDate: string;
+                /** @description true: dates[] keeps only the days that can be booked (available true); billing is unchanged. */
                 onlyAvailable?: boolean;
                 /**
                  * @description ISO 4217 code of the calendar's nightly prices (dates[].nightlyPrice, meta.cheapestStays).
@@ -2267,9 +2274,15 @@ export interface operations {
     listing: {
         parameters: {
             query?: {
-                /** @example 2027-02-09 */
+                /**
+                 * @description First night, YYYY-MM-DD, with checkOut: the answer then embeds a price for that stay.
+                 * @example 2027-02-09
+                 */
                 checkIn?: string;
-                /** @example 2027-02-12 */
+                /**
+                 * @description Day of departure, YYYY-MM-DD, with checkIn: after it, at most 365 nights later.
+                 * @example 2027-02-12
+                 */
                 checkOut?: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -2555,9 +2568,15 @@ export interface operations {
                  * @example 52891346
                  */
                 listingId: string;
-                /** @example 2027-02-09 */
+                /**
+                 * @description First night, YYYY-MM-DD.
+                 * @example 2027-02-09
+                 */
                 checkIn: string;
-                /** @example 2027-02-12 */
+                /**
+                 * @description Day of departure, YYYY-MM-DD: after checkIn, at most 365 nights later.
+                 * @example 2027-02-12
+                 */
                 checkOut: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -2830,9 +2849,15 @@ export interface operations {
                  * @example Lisbon
                  */
                 location?: string;
-                /** @example 2027-02-09 */
+                /**
+                 * @description First night, YYYY-MM-DD.
+                 * @example 2027-02-09
+                 */
                 checkIn: string;
-                /** @example 2027-02-12 */
+                /**
+                 * @description Day of departure, YYYY-MM-DD: after checkIn, at most 365 nights later.
+                 * @example 2027-02-12
+                 */
                 checkOut: string;
                 /**
                  * @description Adults staying (whole number, 1-30).
@@ -3105,7 +3130,9 @@ export interface operations {
                 listingId?: string;
                 /** @description Full listing URL of the platform; parsed, never fetched. */
                 url?: string;
+                /** @description Reviews per page, 1-100 (default 20); billed per started block of 20 read. */
                 limit?: number;
+                /** @description meta.pagination.nextCursor of the previous page, verbatim; with the same other parameters. */
                 cursor?: string;
                 /** @description ISO 639-1 code, case-insensitive ("en" and "EN" are the same); matched against each review's `language`. */
                 language?: string;
@@ -3118,6 +3145,7 @@ export interface operations {
                  * @example true
                  */
                 summary?: boolean;
+                /** @description recent (newest first), rating_desc or rating_asc. */
                 sort?: "recent" | "rating_desc" | "rating_asc";
                 /** @description The most this call may cost, in credits. If its worst case is higher the call is refused (402 max_credits_exceeded) before any platform is asked, free. */
                 maxCredits?: number;
