@@ -1344,9 +1344,9 @@ export interface operations {
                 amenities?: components["schemas"]["Amenity"][];
                 /** @description At least this many bedrooms. */
                 minBedrooms?: number;
-                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                /** @description Only items whose price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis) is at least this, in the requested currency; needs dates. */
                 priceMin?: number;
-                /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                /** @description Only items whose price.nightlyPrice is at most this; as priceMin. */
                 priceMax?: number;
                 /** @description Compared on each property's native rating scale. */
                 minGuestRating?: number;
@@ -1679,9 +1679,9 @@ export interface operations {
                     amenities?: components["schemas"]["Amenity"][];
                     /** @description At least this many bedrooms. */
                     minBedrooms?: number;
-                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                    /** @description Only items whose price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis) is at least this, in the requested currency; needs dates. */
                     priceMin?: number;
-                    /** @description Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates. */
+                    /** @description Only items whose price.nightlyPrice is at most this; as priceMin. */
                     priceMax?: number;
                     /** @description Compared on each property's native rating scale. */
                     minGuestRating?: number;

@@ -33,11 +33,21 @@ export interface ToolDefinition {
 export const SERVER_NAME = 'accommodation-data-service';
 export const SERVER_TITLE = 'Accommodation Data Service';
 
-/** What a model reads first (server/discover, initialize): the seven tools in one paragraph. */
+/**
+ * What a model reads first (server/discover, initialize): the seven tools in one paragraph, with
+ * what holds for every data tool (caps, dry runs and their estimate, views, async answers, control
+ * characters) stated here once rather than in each tool's description or schema (issue 34 item 4:
+ * the six copies were 3.4 kB of every tools/list, the estimate's shape 4.8 kB more).
+ */
 export const INSTRUCTIONS =
   'Search stays and read listings, calendars, price quotes, cross-OTA price comparisons and reviews on Airbnb, Booking.com, Vrbo and Google Hotels. ' +
   'Start with search_stays; pass an item\'s platform and its id as answered (stays_<platform>_…; its platformListingId works too) to get_listing (as id), get_price, check_availability or get_reviews (as listingId); compare_prices takes a property name, or a google item\'s id as googleHotelId. ' +
-  'Every call states its cost in credits (meta.creditsCharged); dryRun: true prices a call for free. A slow call may answer a job handle: poll it with get_job, free.';
+  'Every call states its cost in credits (meta.creditsCharged); each tool\'s description states its price. ' +
+  'Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded); dryRun: true answers what the call would cost instead, free (data: the worst case and likely credits, in all and per platform, as components.schemas.Estimate of GET /v1/openapi.json states them). ' +
+  'fields selects item fields by dotted path; view "compact" drops null and empty fields, extra images and fee breakdowns (far fewer tokens). ' +
+  'A slow live scrape may answer with a job handle instead (data.jobId, data.status "pending"): poll it with get_job, free. ' +
+  'Send a progressToken to get a progress notification per platform as it finishes and the result itself instead of the handle (waiting a bounded time). ' +
+  'No text parameter takes control characters (U+0000-U+001F, U+007F): such a call is a tool error naming the field.';
 
 /** Our own icon (no CDN), served at /icon.svg: clients fetch it from the origin they already trust. */
 export function iconsOf(publicUrl: string): Icon[] {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { shareRepeatedSchemas, type JsonSchema } from './shared-definitions.js';
+import { withoutRestatedKeywords } from './restated-keywords.js';
 import { standardKeywords } from './tools.js';
 
 /**
@@ -21,7 +22,7 @@ export function outputJsonSchema(output: z.ZodObject): JsonSchema {
   const description = output.description;
   const schema = z.toJSONSchema(z.object(output.shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   delete schema.$schema;
-  const shapes = portable(withoutDescriptions(standardKeywords(schema)));
+  const shapes = portable(withoutRestatedKeywords(withoutDescriptions(standardKeywords(schema)), 'output'));
   const { $defs, ...rest } = shareRepeatedSchemas(shapes);
   return { ...(description ? { description } : {}), ...rest, ...($defs ? { $defs } : {}) };
 }
@@ -42,8 +43,10 @@ function withoutDescriptions<T>(node: T, names = false): T {
  * Every subschema portable and checking something: `{"type": ["string", "null"]}` becomes
  * `{"anyOf": [{"type": "string"}, {"type": "null"}]}`, each branch keeping the keywords of its
  * type; an `additionalProperties: {}` or `properties: {}` (zod's open object, the default anyway)
- * goes, as the Inspector warns about a schema that checks nothing; and a `date-time` format loses
- * the 400-byte regex zod writes beside it, which restates RFC 3339 (the format says it).
+ * goes, as the Inspector warns about a schema that checks nothing. `additionalProperties: false`
+ * goes too (116 of them, 3 kB of the 60 kB list): every field an answer has is still stated with
+ * its type, and every answer still validates; a schema only no longer refuses a field it does not
+ * state, which tells an agent nothing it needs.
  */
 function portable<T>(node: T, names = false): T {
   if (Array.isArray(node)) return node.map((n) => portable(n)) as T;
@@ -53,7 +56,7 @@ function portable<T>(node: T, names = false): T {
   for (const [k, v] of Object.entries(schema)) {
     if (names) out[k] = portable(v);
     else if ((k === 'additionalProperties' || k === 'properties') && isEmptySchema(v)) continue;
-    else if (k === 'pattern' && schema.format === 'date-time') continue;
+    else if (k === 'additionalProperties' && v === false) continue;
     else out[k] = DATA_KEYWORDS.includes(k) ? v : portable(v, k === 'properties' || k === '$defs');
   }
   return names ? (out as T) : (oneTypeEach(out) as T);

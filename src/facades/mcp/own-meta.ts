@@ -41,3 +41,17 @@ function partsOf(field: z.ZodType, parts: readonly string[]): z.ZodType {
   const picked = z.object(Object.fromEntries(parts.map((p) => [p, inner.shape[p] as z.ZodType]))).strict();
   return field instanceof z.ZodOptional ? picked.optional() : picked;
 }
+
+/**
+ * The item fields only one operation answers (domain/model/property.ts states each one's): a
+ * search item has its distance and the same home on other platforms, a listing the places nearby
+ * and the reviews' verdict. Each tool's item states its own only, as for meta (about 2 kB).
+ */
+const OWN_ITEM_FIELDS: Record<string, Operation> = { distanceKm: 'search', alsoOn: 'search', nearby: 'listing', reviewSummary: 'listing' };
+
+/** An item cut to the fields `operation` answers. */
+export function ownItem(item: z.ZodObject, operation: Operation): z.ZodObject {
+  const others = Object.keys(OWN_ITEM_FIELDS).filter((field) => OWN_ITEM_FIELDS[field] !== operation && field in item.shape);
+  const mask: Record<string, true> = Object.fromEntries(others.map((field) => [field, true]));
+  return item.omit(mask as Parameters<typeof item.omit>[0]);
+}

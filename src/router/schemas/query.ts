@@ -49,7 +49,10 @@ export function optionalText(max: number) {
   return typedPreprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
 }
 
-/** A trimmed, non-empty string of bounded length, without control characters (a NUL is never a name). */
+/** No C0 control character nor DEL: a NUL is never a name. */
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
+/** A trimmed, non-empty string of bounded length, without control characters. */
 export function text(max: number) {
-  return z.string().trim().min(1).max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+  return z.string().trim().min(1).max(max).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
 }

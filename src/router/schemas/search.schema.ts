@@ -32,8 +32,8 @@ export const SearchFields = z.object({
   propertyType: csv(PropertyType).optional().describe('Keep only these property types.'),
   amenities: csv(Amenity).optional().describe('Keep only properties with every one of these amenities.'),
   minBedrooms: qInt(z.number().int().min(0).max(20)).optional().describe('At least this many bedrooms.'),
-  priceMin: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
-  priceMax: qNum(z.number().min(0)).optional().describe("Compared with price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis), in the requested currency; needs dates."),
+  priceMin: qNum(z.number().min(0)).optional().describe("Only items whose price.nightlyPrice (the accommodation subtotal per night, before fees and taxes, whatever the price's basis) is at least this, in the requested currency; needs dates."),
+  priceMax: qNum(z.number().min(0)).optional().describe('Only items whose price.nightlyPrice is at most this; as priceMin.'),
   minGuestRating: qNum(z.number().min(0).max(10)).optional().describe("Compared on each property's native rating scale."),
   refundable: qBool()
     .optional()
