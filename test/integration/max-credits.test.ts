@@ -68,8 +68,10 @@ describe('maxCredits', () => {
     const { tools } = await client.listTools();
     for (const tool of tools.filter((t) => t.name !== 'get_job')) {
       expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxCredits');
-      expect(tool.description).toMatch(/maxCredits/);
+      // The cap is described on the parameter itself; what holds for every tool is said once, in the server's instructions.
+      expect((tool.inputSchema.properties as Record<string, { description?: string }>).maxCredits?.description).toMatch(/402 max_credits_exceeded/);
     }
+    expect(client.getInstructions()).toMatch(/maxCredits/);
     const result = (await client.callTool({ name: 'get_reviews', arguments: { platform: 'airbnb', listingId: '40000012', limit: 40, maxCredits: 3 } })) as {
       isError?: boolean;
       structuredContent?: { error?: { code: string } };
