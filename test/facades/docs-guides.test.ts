@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { guideIndex, renderGuidePages } from '../../src/facades/docs/guides-page.js';
 
 /** The guides as the service serves them: offline pages, linked from /docs and /llms.txt. */
 let app: TestApp;
@@ -49,5 +50,10 @@ describe('/docs/guides', () => {
     const llms = await (await app.get('/llms.txt')).text();
     expect(llms).toContain('## Guides');
     expect(llms).toContain(`${app.baseUrl}/docs/guides/price-compare`);
+  });
+
+  it('a deployment without the docs folder starts with no guide pages rather than failing', () => {
+    expect(renderGuidePages('/nonexistent/docs/guides').size).toBe(0);
+    expect(guideIndex('/nonexistent/docs/guides')).toEqual([]);
   });
 });

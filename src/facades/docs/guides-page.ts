@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
@@ -70,10 +70,13 @@ ${body}
 </html>`;
 }
 
+/** The guides' Markdown files; none where a deployment left the docs folder out (no guide pages then, not a failed start). */
+const guideFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : []);
+
 /** Every guide's page by path (/docs/guides for the index, /docs/guides/<name> for the rest). */
 export function renderGuidePages(dir = GUIDES_DIR): Map<string, string> {
   const pages = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.md'))) {
+  for (const file of guideFiles(dir)) {
     const { title, body } = renderGuide(readFileSync(`${dir}/${file}`, 'utf8'));
     const name = file.slice(0, -3);
     pages.set(name === 'README' ? GUIDES_PATH : `${GUIDES_PATH}/${name}`, page(title, body));
@@ -83,8 +86,8 @@ export function renderGuidePages(dir = GUIDES_DIR): Map<string, string> {
 
 /** The guides' titles and paths, for /llms.txt. */
 export function guideIndex(dir = GUIDES_DIR): { path: string; title: string }[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md') && f !== 'README.md')
+  return guideFiles(dir)
+    .filter((f) => f !== 'README.md')
     .sort()
     .map((f) => ({ path: `${GUIDES_PATH}/${f.slice(0, -3)}`, title: /^# (.+)$/m.exec(readFileSync(`${dir}/${f}`, 'utf8'))?.[1]?.replace(/`/g, '') ?? f }));
 }
