@@ -38,6 +38,11 @@ describe('refund terms a rate name states', () => {
       ['Deluxe Double - The Flexible Rate', null],
       ['Standard Room - No free cancellation', null],
       ['Partially refundable rate', null],
+      ['Not fully refundable', null],
+      ['Free cancellation not available', null],
+      ['Free cancellation unavailable', null],
+      ['Free cancellation before 1 Jan, then non-refundable', null],
+      ['Non-refundable deposit, free cancellation', null],
       ['Standard Room - No refund if cancelled within 48 hours', null],
       ['Chambre Double - Sans annulation gratuite', null],
     ];

@@ -7,7 +7,7 @@ import { PLATFORMS, type Platform } from '../platforms.js';
  * hold no underscore, so the first one after the prefix ends the platform. Only our own platform
  * names count: anything else is left for the native rules to judge.
  */
-const COMPOSITE = /^stays_([a-z]+)_([\s\S]+)$/;
+const COMPOSITE = /^stays_([a-z]+)_([\s\S]*)$/;
 const KNOWN: ReadonlySet<string> = new Set(PLATFORMS);
 
 export interface CompositeId {

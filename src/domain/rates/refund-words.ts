@@ -30,12 +30,22 @@ const FREE_CANCELLATION = [
   /\bgratis annuleren\b/i,
 ];
 
-/** "No free cancellation", "without free cancellation": a denial of the positive words, not a refund term. */
-const DENIED = /\b(?:no|not|without|keine|sans|sin|senza|sem|geen)\s+(?:free cancell?ation|kostenlose|annulation|cancelaci|cancellazione|cancelamento|gratis)/i;
+/**
+ * A denial of the positive words, not a refund term: "No free cancellation", "without free
+ * cancellation", "not fully refundable", "free cancellation not available".
+ */
+const DENIED = [
+  /\b(?:no|not|without|keine|sans|sin|senza|sem|geen)\s+(?:free cancell?ation|fully refundable|kostenlose|annulation|cancelaci|cancellazione|cancelamento|gratis)/i,
+  /\bfree cancell?ation\s+(?:is\s+)?(?:not\b|unavailable\b)/i,
+];
 
 export function refundableOf(text: string | null): boolean | null {
   if (text === null) return null;
-  if (NON_REFUNDABLE.some((re) => re.test(text))) return false;
-  if (DENIED.test(text)) return null;
-  return FREE_CANCELLATION.some((re) => re.test(text)) ? true : null;
+  const denies = NON_REFUNDABLE.some((re) => re.test(text));
+  const grants = !DENIED.some((re) => re.test(text)) && FREE_CANCELLATION.some((re) => re.test(text));
+  // Both at once ("free cancellation until 1 Jan, then non-refundable", "non-refundable deposit,
+  // free cancellation") state a deadline or a part, not the rate's terms: unknown.
+  if (denies && grants) return null;
+  if (denies) return false;
+  return grants ? true : null;
 }

@@ -36,6 +36,10 @@ export function idFromUrl(platform: Platform, url: string, param = 'url'): strin
 export function nativeOfComposite(platform: Platform, value: string, where: string | IdParam): string {
   const composite = splitCompositeId(value);
   if (composite === null) return value;
+  if (composite.nativeId === '') {
+    const at = asParam(where);
+    throw new ServiceError('invalid_listing_id', `${named(at)}: "${shown(value)}" names no listing after stays_${composite.platform}_. Send an item's id as search answered it, or its platformListingId.`, { param: at.param });
+  }
   if (composite.platform !== platform) {
     const at = asParam(where);
     throw new ServiceError(

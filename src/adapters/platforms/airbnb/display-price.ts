@@ -133,7 +133,7 @@ export function parseDisplayPrice(sdp: unknown, basis: DisplayPriceContext, w: F
   if (l.otherLabels.length) {
     w.add('price_fee_unclassified', `${subject}: ${l.otherLabels.join(', ')} (${roundToMinor(l.other, currency)}) is in the total but is not a cleaning, service or tax amount.`);
   }
-  if (l.items.length) w.once(feePaymentUnknown('airbnb'));
+  if (l.items.some((i) => i.payAtProperty === null)) w.once(feePaymentUnknown('airbnb'));
   return {
     currency,
     basis: beforeTaxes ? 'before_taxes' : 'all_in',

@@ -87,7 +87,7 @@ export function stayPriceOf(item: unknown, nights: number, currency: string, w: 
   if (unknownTypes.size > 0) {
     warnOnce(w, 'fee_uncategorised', `booking: charges of type ${[...unknownTypes].sort().join(', ')} are fee lines of kind other, in totalPrice but in no fee summary.`);
   }
-  if (items.length) w.once(feePaymentUnknown('booking'));
+  if (items.some((i) => i.payAtProperty === null)) w.once(feePaymentUnknown('booking'));
   const fees = feesFromItems(items, currency);
   const accommodation = roundToMinor(display.amount, currency);
   return {
