@@ -128,10 +128,18 @@ export function createDeps(config: Config, databaseUrl: string, overrides: DepsO
   const consoleDatabase: Database = connect(databaseUrl, 2, (err) => log.warn({ err: String(err) }, 'console database connection lost; the pool replaces it'), pooled);
   const clock = overrides.clock ?? systemClock;
   const ids = createIds();
-  // Beats on a connection of its own, so a burst of billed calls never delays it into a missed beat.
-  const holdsDatabase: Database | null = overrides.creditHolds === false ? null : connect(databaseUrl, 1, (err) => log.warn({ err: String(err) }, 'credit hold heartbeat connection lost; the pool replaces it'), pooled);
+  // Beats on a connection of its own, straight to PostgreSQL (not queued behind billed calls in a
+  // pooler), so a burst never delays it into a missed beat; a beat that hangs (a half-open
+  // connection) fails after half the window and the pool replaces the connection.
+  const holdsDatabase: Database | null =
+    overrides.creditHolds === false
+      ? null
+      : connect(sessionDatabaseUrl(config, databaseUrl), 1, (err) => log.warn({ err: String(err) }, 'credit hold heartbeat connection lost; the pool replaces it'), false, {
+          query_timeout: Math.round(config.creditHolds.staleAfterMs / 2),
+          keepAlive: true,
+        });
   const holdOwner = holdsDatabase ? startHoldOwner(holdsDatabase.db, ids.processId(), config.creditHolds, log) : null;
-  const ledger = createPgLedger(database.db, holdOwner?.id ?? null);
+  const ledger = createPgLedger(database.db, () => holdOwner?.holdId() ?? null);
   const { redis } = overrides;
   const memoryLimiter = createMemoryRateLimiter(clock);
   const live = overrides.platforms?.live ? null : createLiveAdapters(config.live, clock);

@@ -72,7 +72,7 @@ describe('beat_credit_hold_owner', () => {
 
 describe("a living process's slow call", () => {
   const TIMING = { heartbeatMs: 250, staleAfterMs: 1_500 };
-  const SLOW_MS = 5_000; // more than three windows
+  const SLOW_MS = 15_000; // more than three windows, with room for a loaded machine
   let replay: ReplayUpstream;
   let app: TestApp;
   let otherProcess: Deps;

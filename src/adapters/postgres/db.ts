@@ -21,8 +21,9 @@ const MIGRATIONS = fileURLToPath(new URL('../../../drizzle', import.meta.url));
  * which the billing-under-faults suite reproduced. Here a dropped connection is an error on the
  * query that used it, and the pool logs and replaces it.
  */
-export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}, pooled = false): Database {
+export function connect(url: string, max = 10, onError: (err: Error) => void = () => {}, pooled = false, extra: Pick<pg.PoolConfig, 'query_timeout' | 'keepAlive'> = {}): Database {
   const pool = new pg.Pool({
+    ...extra,
     connectionString: url,
     max,
     application_name: 'accommodation-data-service',

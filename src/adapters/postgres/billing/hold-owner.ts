@@ -6,6 +6,13 @@ import type { Db } from '../db.js';
 export interface HoldOwner {
   /** The id its holds carry (`proc_<ULID>`, one per process start). */
   readonly id: string;
+  /**
+   * The id a hold taken now should carry: this process's while its last beat is younger than half
+   * the staleness window, else null (a hold that only its expiry ends). A process whose beats stall
+   * or fail is being judged dead by the others, and a hold carrying its id would be released under
+   * a live call.
+   */
+  holdId(): string | null;
   /** One heartbeat now, releasing the holds of processes that stopped beating; how many it released. */
   beat(): Promise<number>;
   /** Stops beating; this process's row and any hold it still has go with it. Never throws (a failure is logged). */
@@ -38,8 +45,10 @@ export function startHoldOwner(db: Db, id: string, timing: HoldOwnerTiming, log:
   if (timing.staleAfterMs < 3 * timing.heartbeatMs) throw new Error('credit hold staleness window must span at least 3 heartbeats');
   let failing = false;
   let running: Promise<number> | null = null;
+  let lastBeatAt = -Infinity;
   const beatOnce = async (): Promise<number> => {
     const { rows } = await db.execute<{ released: number }>(sql`select beat_credit_hold_owner(${id}, ${Math.round(timing.staleAfterMs)}) as released`);
+    lastBeatAt = performance.now();
     const released = Number(rows[0]?.released ?? 0);
     if (failing) log.info({ processId: id }, 'credit hold heartbeat restored');
     failing = false;
@@ -61,6 +70,7 @@ export function startHoldOwner(db: Db, id: string, timing: HoldOwnerTiming, log:
   timer.unref();
   return {
     id,
+    holdId: () => (performance.now() - lastBeatAt < timing.staleAfterMs / 2 ? id : null),
     beat,
     async close() {
       clearInterval(timer);

@@ -86,14 +86,15 @@ async function postGuarded(db: Db | Tx, entry: LedgerEntry, fence: SQL | null, a
 }
 
 /**
- * `holdOwner`: the process id this process's holds carry (hold-owner.ts), so they end with it;
- * without one (a ledger used only to post), a hold ends only by its debit, release or expiry.
+ * `holdOwner`: the process id a hold taken now carries (HoldOwner.holdId, hold-owner.ts), so it
+ * ends with the process; null (a ledger used only to post, or a process whose heartbeat stalled),
+ * a hold ends only by its debit, release or expiry.
  */
-export function createPgLedger(db: Db, holdOwner: string | null = null): Ledger {
+export function createPgLedger(db: Db, holdOwner: () => string | null = () => null): Ledger {
   return {
     post: (entry) => postEntry(db, entry),
     async reserve(accountId, holdId, amount, ttlMs) {
-      const { rows } = await db.execute<{ free: string | null }>(sql`select reserve_credits(${accountId}, ${holdId}, ${amount}, ${Math.round(ttlMs)}, ${holdOwner})::text as free`);
+      const { rows } = await db.execute<{ free: string | null }>(sql`select reserve_credits(${accountId}, ${holdId}, ${amount}, ${Math.round(ttlMs)}, ${holdOwner()})::text as free`);
       const free = rows[0]?.free;
       return free !== null && free !== undefined && Number(free) >= amount;
     },
