@@ -3124,7 +3124,7 @@ export interface operations {
                  */
                 platform: components["schemas"]["Platform"];
                 /**
-                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a listing URL of the platform. For google, the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
+                 * @description A search item's id as answered (stays_<platform>_<native id>, with that platform) or the native id (its platformListingId), case-sensitive; or a listing URL of the platform. For google, not a search item's id (a Hotels property token) but the property's Google Maps place id (ChIJ…): google reviews are Google Maps reviews.
                  * @example 52891346
                  */
                 listingId?: string;

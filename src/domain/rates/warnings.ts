@@ -1,6 +1,7 @@
 import type { Warning } from '../model/common.js';
 import type { Platform } from '../platforms.js';
-import type { TermsFilter } from './offer-terms.js';
+import type { RateOffer } from '../model/rates.js';
+import { OFFER_TERMS, unknownTerms, type OfferTerm, type TermsFilter } from './offer-terms.js';
 
 /**
  * The warnings of issue 25, worded once: each names what is missing and says the value is null
@@ -23,23 +24,19 @@ export function feePaymentUnknown(platform: Platform): Warning {
   return { code: 'fee_payment_unknown', message: `${platform} does not state whether some fee lines are paid with the booking or at the property; their payAtProperty is null.`, platform };
 }
 
-/** The terms an offer may leave unstated: RateOffer's three, or a price-compare Offer's two. */
-type StatedTerms = { refundable: boolean | null; board: string | null; payment?: string | null };
-const TERMS = ['refundable', 'board', 'payment'] as const;
-
 /**
  * The offer_terms_unknown warning the schema promises for every offer with a null term (the
- * error catalogue: "a board, refund or payment term ... is null"), naming the terms and counting
- * the offers; null when every offer states its terms, or when the platform's own answer already
- * said so (`said`), so the rule holds for every adapter without a second warning.
+ * error catalogue: "a board, refund or payment term ... is null"), naming the terms (unknownTerms,
+ * the order adapters name them in) and counting the offers; null when every offer states its
+ * terms, or when the platform's own answer already said so (`said`), so the rule holds for every
+ * adapter without a second warning.
  */
-export function unknownTermsOf(platform: Platform, offers: readonly StatedTerms[], said: readonly Warning[]): Warning | null {
+export function unknownTermsOf(platform: Platform, offers: readonly Partial<Pick<RateOffer, OfferTerm>>[], said: readonly Warning[]): Warning | null {
   if (said.some((w) => w.code === 'offer_terms_unknown' && w.platform === platform)) return null;
-  const unstated = (o: StatedTerms) => TERMS.filter((t) => o[t] === null);
-  const open = offers.filter((o) => unstated(o).length > 0);
-  if (open.length === 0) return null;
-  const terms = TERMS.filter((t) => open.some((o) => o[t] === null));
-  return { code: 'offer_terms_unknown', message: `${platform} does not state ${terms.join(', ')} for ${open.length} of ${offers.length} offers; those terms are null.`, platform };
+  const terms = unknownTerms(offers);
+  if (terms.length === 0) return null;
+  const open = offers.filter((o) => OFFER_TERMS.some((t) => o[t] === null)).length;
+  return { code: 'offer_terms_unknown', message: `${platform} does not state ${terms.join(', ')} for ${open} of ${offers.length} offers; those terms are null.`, platform };
 }
 
 export function offersUnavailable(platform: Platform, why: string): Warning {

@@ -4,7 +4,7 @@ import { ServiceError } from '../../domain/errors.js';
 import { MAX_BODY_BYTES } from '../rest/request.js';
 
 /** The implementation-defined server error the SDK's transport answers its HTTP refusals with. */
-const TRANSPORT_REFUSAL = -32000;
+export const TRANSPORT_REFUSAL = -32000;
 
 /** A JSON-RPC error answered with `status` and `id: null`: the request never became a message. */
 export interface BodyRefusal {

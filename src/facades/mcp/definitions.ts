@@ -41,7 +41,7 @@ export const SERVER_TITLE = 'Accommodation Data Service';
  */
 export const INSTRUCTIONS =
   'Search stays and read listings, calendars, price quotes, cross-OTA price comparisons and reviews on Airbnb, Booking.com, Vrbo and Google Hotels. ' +
-  'Start with search_stays; pass an item\'s platform and its id as answered (stays_<platform>_…; its platformListingId works too) to get_listing (as id), get_price, check_availability or get_reviews (as listingId); compare_prices takes a property name, or a google item\'s id as googleHotelId. ' +
+  'Start with search_stays; pass an item\'s platform and its id as answered (stays_<platform>_…; its platformListingId works too) to get_listing (as id), get_price, check_availability or get_reviews (as listingId; google reviews take the Maps place id ChIJ… instead); compare_prices takes a property name, or a google item\'s id as googleHotelId. ' +
   'Every call states its cost in credits (meta.creditsCharged); each tool\'s description states its price. ' +
   'Pass maxCredits to cap what a call may cost: a call whose worst case is higher is refused before any platform is asked, free (402 max_credits_exceeded); dryRun: true answers what the call would cost instead, free (data: the worst case and likely credits, in all and per platform, as components.schemas.Estimate of GET /v1/openapi.json states them). ' +
   'fields selects item fields by dotted path; view "compact" drops null and empty fields, extra images and fee breakdowns (far fewer tokens). ' +

@@ -86,6 +86,7 @@ export function answerMalformedToolCalls(transport: Transport): void {
   transport.onmessage = (message, extra) => {
     const bad = malformedToolCall(message);
     if (!bad) return dispatch(message, extra);
-    void transport.send({ jsonrpc: '2.0', id: bad.id, error: { code: bad.code, message: bad.message } });
+    // As the SDK's Protocol does: a failed send goes to onerror, never an unhandled rejection.
+    transport.send({ jsonrpc: '2.0', id: bad.id, error: { code: bad.code, message: bad.message } }).catch((err: unknown) => transport.onerror?.(err as Error));
   };
 }

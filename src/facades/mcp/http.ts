@@ -8,7 +8,7 @@ import type { Principal } from '../../domain/ports/accounts.js';
 import { bearerToken } from '../../router/middleware/auth.js';
 import { readJsonBody } from '../rest/request.js';
 import { SCOPES } from './oauth/scopes.js';
-import { bodyRefusal } from './body-refusal.js';
+import { TRANSPORT_REFUSAL, bodyRefusal } from './body-refusal.js';
 import { batchRefusal } from './batches.js';
 import { hostAllowed, originAllowed } from './guards.js';
 import { createMcpHandler, type LegacyMcpOptions } from './server.js';
@@ -68,13 +68,13 @@ export function createMcpHttp(deps: Deps, provider: OAuthServerProvider, definit
   return async function mcpHttp(req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
     const { publicUrl, mcpAllowedOrigins, host } = deps.config;
     if (!originAllowed(req.headers.origin, publicUrl, mcpAllowedOrigins)) {
-      return rpcError(res, 403, null, -32000, 'Forbidden: this Origin may not call /mcp (set MCP_ALLOWED_ORIGINS to allow it).');
+      return rpcError(res, 403, null, TRANSPORT_REFUSAL, 'Forbidden: this Origin may not call /mcp (set MCP_ALLOWED_ORIGINS to allow it).');
     }
     if (!hostAllowed(req.headers.host, host, publicUrl, mcpAllowedOrigins)) {
-      return rpcError(res, 403, null, -32000, 'Forbidden: this Host is not served (set PUBLIC_URL to the name clients use).');
+      return rpcError(res, 403, null, TRANSPORT_REFUSAL, 'Forbidden: this Host is not served (set PUBLIC_URL to the name clients use).');
     }
     if (req.method !== 'POST') {
-      return rpcError(res, 405, null, -32000, 'Method not allowed: this stateless server answers POST only (no SSE stream, no session to delete).', { Allow: 'POST' });
+      return rpcError(res, 405, null, TRANSPORT_REFUSAL, 'Method not allowed: this stateless server answers POST only (no SSE stream, no session to delete).', { Allow: 'POST' });
     }
     if (new URLSearchParams(search).has('access_token')) return refuse(res, 400, 'invalid_request', 'Send the token in the Authorization header, never in the URL.');
     const token = bearerToken(req.headers.authorization ?? null);

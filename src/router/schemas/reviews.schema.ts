@@ -11,7 +11,7 @@ export const REVIEWS_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const ReviewsInput = z
   .object({
     platform: PlatformParam,
-    listingId: ListingIdParam.optional().describe(`${LISTING_ID_FORMS}; or a listing URL of the platform.` + ' For google, the property\'s Google Maps place id (ChIJ…): google reviews are Google Maps reviews.'),
+    listingId: ListingIdParam.optional().describe(`${LISTING_ID_FORMS}; or a listing URL of the platform.` + ' For google, not a search item\'s id (a Hotels property token) but the property\'s Google Maps place id (ChIJ…): google reviews are Google Maps reviews.'),
     url: z.string().max(2048).optional().describe('Full listing URL of the platform; parsed, never fetched.'),
     limit: qInt(z.number().int().min(REVIEWS_LIMIT.min).max(REVIEWS_LIMIT.max)).default(REVIEWS_LIMIT.default)
       .describe(`Reviews per page, ${REVIEWS_LIMIT.min}-${REVIEWS_LIMIT.max} (default ${REVIEWS_LIMIT.default}); billed per started block of 20 read.`),

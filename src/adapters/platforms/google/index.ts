@@ -6,7 +6,8 @@ import { mapsReviewsLeg } from './reviews-leg.js';
 import { answerKind, isPropertyToken } from './guards.js';
 import { PLATFORM } from './parse.js';
 import { parseListing, parseOffers, parsePrice } from './parse-details.js';
-import { exactNameMatch, isDetailsAnswer, normaliseName, parseSearchPage } from './parse-search.js';
+import { exactNameMatch, isDetailsAnswer, parseSearchPage } from './parse-search.js';
+import { normaliseName } from '../../../domain/property-names.js';
 import { pagesFor, runSearch } from './search.js';
 
 /**

@@ -48,8 +48,6 @@ export function parseSearchPage(json: unknown, ctx: SearchPageContext): SearchPa
   return { items, nextPageToken: next, warnings: w.list };
 }
 
-// One rule for matching names, shared with the sandbox (issue 34): the domain's.
-export { normaliseName };
 
 /**
  * The property token of the one search result whose name is exactly `name` (normalised). Several
