@@ -45,7 +45,10 @@ const search = (platform: string) => {
 const accounts = (n: number, credits: number) => Promise.all(Array.from({ length: n }, () => app.newKey('live', { plan: 'scale', credits })));
 const openings = (platform: string) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.msg).startsWith('circuit breaker opened') && l.platform === platform);
 
-/** One batch of 50 unknown ids; the caller goes away after `leaveAfterMs` when given. */
+/**
+ * One batch of 50 unknown ids; the caller goes away after `leaveAfterMs` when given (its legs run
+ * on to their end, as every leg does, and must count only for what the platform did).
+ */
 async function attack(key: string, leaveAfterMs?: number): Promise<number | 'left'> {
   const signal = leaveAfterMs === undefined ? null : AbortSignal.timeout(leaveAfterMs);
   try {

@@ -61,7 +61,7 @@ class WindowBreaker implements IBreaker {
  * legs at once and for free (`circuit_open`); after `halfOpenAfterMs` one leg goes through as a
  * probe (the others wait for it) and its outcome closes or reopens the breaker. "Not found" and
  * answers the parser cannot read are answers, not faults: they never count. Legs we abandoned
- * (our deadline, in the queue or with the request in flight; a caller gone) are not the
+ * (our deadline, in the queue or with the request in flight) are not the
  * platform's doing: they never count either, and a probe we abandoned keeps the breaker open.
  */
 export function createPlatformBreakers(options: BreakerOptions, nowMs: () => number, onChange?: BreakerObserver): PlatformBreakers {
@@ -99,7 +99,7 @@ export function createPlatformBreakers(options: BreakerOptions, nowMs: () => num
             return value;
           } catch (err) {
             // Answers the service could not use (unreadable, for another listing) and legs we
-            // abandoned (deadline, caller gone) are neither faults nor proof of health: they stay
+            // abandoned (our deadline) are neither faults nor proof of health: they stay
             // out of the window.
             if (isPlatformFault(err)) window.record(accountId, true);
             throw err;

@@ -186,8 +186,8 @@ export class LegFailure extends Error {
 
 /**
  * A leg ended on our side before the platform answered: its deadline passed (while it waited for a
- * connection, just after it was granted one, or with its request in flight), or its caller went
- * away. The client sees a `timeout`; a circuit breaker hears nothing of it, since it tells
+ * connection, just after it was granted one, or with its request in flight). (A caller that goes
+ * away does not end its legs: they run on, and fill the cache.) The client sees a `timeout`; a circuit breaker hears nothing of it, since it tells
  * nothing about the platform: neither a fault nor a sign of health (issue 35). A platform slow
  * enough to be at fault is caught by the client's own per-attempt timeout, which is a fault.
  */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { shareRepeatedSchemas, type JsonSchema } from './shared-definitions.js';
 import { withoutRestatedKeywords } from './restated-keywords.js';
+import { DATA_KEYWORDS, SCHEMA_MAPS } from './schema-keywords.js';
 import { standardKeywords } from './tools.js';
 
 /**
@@ -34,7 +35,7 @@ function withoutDescriptions<T>(node: T, names = false): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (names) out[k] = withoutDescriptions(v);
-    else if (k !== 'description') out[k] = DATA_KEYWORDS.includes(k) ? v : withoutDescriptions(v, k === 'properties' || k === '$defs');
+    else if (k !== 'description') out[k] = DATA_KEYWORDS.includes(k) ? v : withoutDescriptions(v, SCHEMA_MAPS.includes(k));
   }
   return out as T;
 }
@@ -57,7 +58,7 @@ function portable<T>(node: T, names = false): T {
     if (names) out[k] = portable(v);
     else if ((k === 'additionalProperties' || k === 'properties') && isEmptySchema(v)) continue;
     else if (k === 'additionalProperties' && v === false) continue;
-    else out[k] = DATA_KEYWORDS.includes(k) ? v : portable(v, k === 'properties' || k === '$defs');
+    else out[k] = DATA_KEYWORDS.includes(k) ? v : portable(v, SCHEMA_MAPS.includes(k));
   }
   return names ? (out as T) : (oneTypeEach(out) as T);
 }
@@ -70,8 +71,6 @@ function oneTypeEach(schema: Record<string, unknown>): Record<string, unknown> {
   return { ...annotations, anyOf: type.map((t) => ({ type: t, ...(t === 'null' ? {} : assertions) })) };
 }
 
-/** Keywords whose value is data, never a schema. */
-const DATA_KEYWORDS = ['enum', 'const', 'examples', 'default', 'required'];
 const ANNOTATIONS = ['description', 'title', 'examples', 'default', 'deprecated'];
 
 function isEmptySchema(value: unknown): boolean {

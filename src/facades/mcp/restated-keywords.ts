@@ -1,4 +1,5 @@
 import { NO_CONTROL_CHARACTERS } from '../../router/schemas/query.js';
+import { DATA_KEYWORDS, SCHEMA_MAPS } from './schema-keywords.js';
 
 type Node = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export function withoutRestatedKeywords<T>(node: T, side: 'input' | 'output', na
   const out: Node = {};
   for (const [k, v] of Object.entries(schema)) {
     if (!names && restates(schema, k, side)) continue;
-    out[k] = names || !DATA_KEYWORDS.includes(k) ? withoutRestatedKeywords(v, side, !names && NAME_MAPS.includes(k)) : v;
+    out[k] = names || !DATA_KEYWORDS.includes(k) ? withoutRestatedKeywords(v, side, !names && SCHEMA_MAPS.includes(k)) : v;
   }
   return out as T;
 }
@@ -34,6 +35,3 @@ function restates(schema: Node, keyword: string, side: 'input' | 'output'): bool
   return (keyword === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (keyword === 'maximum' && value === Number.MAX_SAFE_INTEGER);
 }
 
-/** Keywords whose value is data, never a schema; and those whose keys are names, not keywords. */
-const DATA_KEYWORDS = ['enum', 'const', 'examples', 'default', 'required'];
-const NAME_MAPS = ['properties', '$defs', 'patternProperties', 'dependentSchemas'];

@@ -6,10 +6,10 @@
  * each tool's schema stays self-contained, as a `$ref` cannot reach into another tool's schema.
  */
 
+import { SCHEMA_MAPS } from './schema-keywords.js';
+
 export type JsonSchema = { [keyword: string]: unknown };
 
-/** Keywords whose value is a map of name -> subschema. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
 const SCHEMA_VALUES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
 /** Keywords whose value is a list of subschemas. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COST_PLACEHOLDER } from '../../domain/billing/pricing.js';
+import { EstimateView } from '../../domain/model/estimate.js';
 import { JobHandle } from '../../domain/model/job.js';
 import { Platform } from '../../domain/model/common.js';
 import type { Operation } from '../../domain/platforms.js';
@@ -30,7 +31,7 @@ export interface ToolSpec {
  * fields are components.schemas.Estimate of the OpenAPI document, as the server instructions say.
  * Spelt out in each of the six tools, the estimate was 4.8 kB of the list (issue 34 item 4).
  */
-const DryRun = z.object({ dryRun: z.literal(true) }).loose();
+const DryRun = EstimateView.pick({ dryRun: true }).loose();
 const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(Platform) });
 
 /**
@@ -42,7 +43,10 @@ const Accepted = z.object({ requestId: z.string(), creditsCharged: z.literal(0),
 function orJob(output: z.ZodObject, shaped: z.ZodType[] = []): z.ZodObject {
   const shape = output.shape as { data: z.ZodType; meta: z.ZodType };
   // The output schema states shapes; what each field means is in the OpenAPI document (output-schema.ts).
-  const meaning = `What each field means: components.schemas.${z.globalRegistry.get(output)?.id} of GET /v1/openapi.json.`;
+  const component = z.globalRegistry.get(output)?.id;
+  // Every operation's output is a named component of the OpenAPI document; one that is not would point nowhere.
+  if (!component) throw new Error('an MCP tool output must be a registered OpenAPI component (.meta({ id }))');
+  const meaning = `What each field means: components.schemas.${component} of GET /v1/openapi.json.`;
   if (!shaped.length) return z.object({ data: z.union([shape.data, JobHandle, DryRun]), meta: z.union([shape.meta, Accepted]) }).describe(meaning);
   return z
     .object({ data: z.union([shaped[0]!, JobHandle, DryRun]), meta: ShapedMeta })

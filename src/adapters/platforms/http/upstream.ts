@@ -107,7 +107,7 @@ export function createUpstreamClient(o: UpstreamOptions): UpstreamClient {
           if (n > 0) await sleep(backoffMs(n - 1), signal);
           return await attempt(req, signal);
         } catch (err) {
-          // Stopped on our side (the leg's deadline, its caller): the platform's earlier failure
+          // Stopped on our side (the leg's deadline): the platform's earlier failure
           // in this leg, if any, is still its fault; otherwise the breaker must hear nothing.
           if (signal.aborted) throw failure?.platformFault ? failure : abandoned(o.platform, signal.reason);
           // Answers of the platform (blocked, not found, unreadable) are final.
