@@ -47,12 +47,12 @@ export function subtotalUsd(listing: SandboxListing, stay: Stay): number {
 }
 
 /**
- * One night in `currency`, rounded to its minor unit: the figure the calendar states (two guests,
- * the base plan) and the one a stay's subtotal adds up, night by night (issue 34: one rounding
+ * One night in `currency`, rounded to its minor unit (`occupancy`: the stay's occupancy factor;
+ * `plan`: the rate plan's): the figure the calendar states (two guests, the base plan) and the one a stay's subtotal adds up, night by night (issue 34: one rounding
  * rule, so a calendar's cheapest stay and /price for it agree to the cent).
  */
-function nightInCurrency(listing: SandboxListing, date: string, currency: string, guests = 1, plan = 1): number {
-  return roundToMinor(nightRate(listing.baseRate * guests, date) * plan * (USD_RATES[currency] ?? 1), currency);
+function nightInCurrency(listing: SandboxListing, date: string, currency: string, occupancy = 1, plan = 1): number {
+  return roundToMinor(nightRate(listing.baseRate * occupancy, date) * plan * (USD_RATES[currency] ?? 1), currency);
 }
 
 /** A night's rate in `currency`, as the sandbox calendar states it (two guests). */
@@ -70,7 +70,8 @@ function subtotalIn(listing: SandboxListing, stay: Stay, currency: string, plan:
 
 /**
  * The price of a stay on the listing's basis, each part rounded to the currency's minor unit and
- * summed exactly (the subtotal night by night, as the calendar states them). Before taxes and unknown: taxes are not stated (null) and not in the total.
+ * summed exactly (the subtotal night by night, as the calendar states them). Before taxes and
+ * unknown: taxes are not stated (null) and not in the total.
  * `rateFactor` prices another rate plan of the same stay (sandbox rates.ts).
  */
 export function stayPrice(platform: SandboxPlatform, listing: SandboxListing, stay: Stay, currency: string, rateFactor = 1): StayPrice {
